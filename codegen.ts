@@ -1,0 +1,29 @@
+// GraphQL Code Generator: typed documents for the REST adapter (src/rest/documents.ts) and the
+// tests, generated from the committed schema.graphql into src/gql (committed; a test checks drift).
+import type { CodegenConfig } from '@graphql-codegen/cli';
+
+const config: CodegenConfig = {
+  schema: 'schema.graphql',
+  documents: ['src/rest/documents.ts', 'test/**/*.ts', '!test/sdk-client/**'],
+  ignoreNoDocuments: true,
+  // ESM with NodeNext resolution: relative imports need their .js extension.
+  emitLegacyCommonJSImports: false,
+  generates: {
+    'src/gql/': {
+      preset: 'client',
+      presetConfig: { fragmentMasking: false },
+      config: {
+        useTypeImports: true,
+        enumsAsTypes: true,
+        scalars: {
+          Address: 'string',
+          Hash: 'string',
+          Uint256: 'string',
+          UnixTime: 'number',
+        },
+      },
+    },
+  },
+};
+
+export default config;

@@ -1,0 +1,173 @@
+// The only reader of process.env. Parsed and validated once at boot: a bad value stops the
+// process with a message naming the variable, instead of surfacing later as "undefined".
+import { z } from 'zod';
+import { normalizeAddress } from './domain/address.js';
+import { resolveNetwork, type Network } from './domain/networks.js';
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ['1', 'true', 'yes', 'on'].includes(v)));
+
+const int = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      if (!/^\d+$/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: `expected a whole number, got "${v}"` });
+        return z.NEVER;
+      }
+      const n = Number(v);
+      if (n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `expected ${min}..${max}, got ${n}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const address = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === '') return undefined;
+    const a = normalizeAddress(v);
+    if (!a) {
+      ctx.addIssue({ code: 'custom', message: `expected an address (0x + 40 hex digits), got "${v}"` });
+      return z.NEVER;
+    }
+    return a;
+  });
+
+const addressList = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === '') return undefined;
+    const list = v.split(',').map((p) => p.trim()).filter(Boolean);
+    const out: string[] = [];
+    for (const p of list) {
+      const a = normalizeAddress(p);
+      if (!a) {
+        ctx.addIssue({ code: 'custom', message: `expected comma-separated addresses, "${p}" is not one` });
+        return z.NEVER;
+      }
+      out.push(a);
+    }
+    return out;
+  });
+
+const envSchema = z.object({
+  CHAIN_ID: int(1, 1, 2 ** 31),
+  RPC_URL: optionalString.refine((v) => v === undefined || /^(https?|wss?):\/\//.test(v), {
+    message: 'must be an http(s):// or ws(s):// URL',
+  }),
+  EXCHANGE_ADDRESS: address,
+  WETH_ADDRESS: address,
+  TRANSFER_MANAGER_ERC721_ADDRESS: address,
+  TRANSFER_MANAGER_ERC1155_ADDRESS: address,
+  STRATEGY_STANDARD_SALE_ADDRESSES: addressList,
+  STRATEGY_COLLECTION_OFFER_ADDRESSES: addressList,
+  STRATEGY_PRIVATE_SALE_ADDRESSES: addressList,
+  STRATEGY_DUTCH_AUCTION_ADDRESSES: addressList,
+  PORT: int(4000, 0, 65535),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+    message: 'must be a postgres:// or postgresql:// URL (unset it to use the embedded database)',
+  }),
+  DATABASE_POOL_SIZE: int(10, 1, 500),
+  DATA_DIR: z.string().default('./data'),
+  SEED: bool(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_API_KEY: optionalString.refine((v) => v === undefined || v.length >= 16, {
+    message: 'must be at least 16 characters',
+  }),
+  GRAPHIQL: bool(true),
+  RATE_LIMIT_PER_MINUTE: int(120, 0, 1_000_000),
+  MAX_BODY_BYTES: int(1_048_576, 1024, 64 * 1_048_576),
+  MAX_QUERY_COMPLEXITY: int(5000, 10, 1_000_000),
+  MAX_QUERY_DEPTH: int(10, 2, 100),
+  LISTING_REWARDS_ENABLED: bool(true),
+  LISTING_REWARD_POINTS: z
+    .string()
+    .default('500,360,200,100,50')
+    .transform((v, ctx) => {
+      const parts = v.split(',').map((p) => p.trim());
+      if (parts.length !== 5 || parts.some((p) => !/^\d+$/.test(p))) {
+        ctx.addIssue({ code: 'custom', message: 'expected five comma-separated whole numbers' });
+        return z.NEVER;
+      }
+      return parts.map(Number);
+    }),
+  GLOBAL_DATA_MAX_AGE_SECONDS: int(86_400, 1, 365 * 86_400),
+});
+
+export type Config = {
+  /** the chain's address book with env overrides applied (src/domain/networks.ts) */
+  network: Network;
+  rpcUrl: string | undefined;
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  /** a folder for the embedded database, or 'memory' */
+  dataDir: string;
+  seed: boolean;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  adminApiKey: string | undefined;
+  graphiql: boolean;
+  rateLimitPerMinute: number;
+  maxBodyBytes: number;
+  maxQueryComplexity: number;
+  maxQueryDepth: number;
+  listingRewards: { enabled: boolean; points: number[]; maxAgeSeconds: number };
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    network: resolveNetwork(e.CHAIN_ID, {
+      exchange: e.EXCHANGE_ADDRESS,
+      weth: e.WETH_ADDRESS,
+      transferManagerERC721: e.TRANSFER_MANAGER_ERC721_ADDRESS,
+      transferManagerERC1155: e.TRANSFER_MANAGER_ERC1155_ADDRESS,
+      standardSale: e.STRATEGY_STANDARD_SALE_ADDRESSES,
+      collectionOffer: e.STRATEGY_COLLECTION_OFFER_ADDRESSES,
+      privateSale: e.STRATEGY_PRIVATE_SALE_ADDRESSES,
+      dutchAuction: e.STRATEGY_DUTCH_AUCTION_ADDRESSES,
+    }),
+    rpcUrl: e.RPC_URL,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    dataDir: e.DATA_DIR,
+    seed: e.SEED,
+    logLevel: e.LOG_LEVEL,
+    adminApiKey: e.ADMIN_API_KEY,
+    graphiql: e.GRAPHIQL,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    maxQueryComplexity: e.MAX_QUERY_COMPLEXITY,
+    maxQueryDepth: e.MAX_QUERY_DEPTH,
+    listingRewards: {
+      enabled: e.LISTING_REWARDS_ENABLED,
+      points: e.LISTING_REWARD_POINTS,
+      maxAgeSeconds: e.GLOBAL_DATA_MAX_AGE_SECONDS,
+    },
+  };
+}

@@ -1,0 +1,106 @@
+// Applies the SQL migrations under prisma/migrations at boot, because Prisma's migrate CLI needs a
+// native engine that cannot be downloaded everywhere. Each migration and its bookkeeping row in
+// Prisma's own `_prisma_migrations` table (same sha256 checksum Prisma computes) commit together,
+// so `prisma migrate status/deploy` agree with what ran here. A PostgreSQL advisory lock keeps
+// several instances starting at once from applying the same migration twice.
+import { createHash, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SqlRunner } from './sql-runner.js';
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../prisma/migrations');
+
+/** An arbitrary constant: the advisory lock id all instances agree on for migrations. */
+const MIGRATION_LOCK_ID = 72_707_369;
+
+export interface Migration {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export class MigrationError extends Error {}
+
+export function prismaChecksum(sql: string): string {
+  return createHash('sha256').update(sql).digest('hex');
+}
+
+function checksumMatches(sql: string, checksum: string): boolean {
+  // Prisma accepts a script whose line endings were changed by git (checksum.rs).
+  return [sql, sql.replaceAll('\r\n', '\n'), sql.replaceAll('\n', '\r\n')].some((s) => prismaChecksum(s) === checksum);
+}
+
+export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, 'migration.sql')))
+    .map((d) => d.name)
+    .sort()
+    .map((name) => {
+      const sql = readFileSync(path.join(dir, name, 'migration.sql'), 'utf8');
+      return { name, sql, checksum: prismaChecksum(sql) };
+    });
+}
+
+// Prisma's own definition of its bookkeeping table.
+const CREATE_MIGRATIONS_TABLE = `
+CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"              VARCHAR(64) NOT NULL,
+    "finished_at"           TIMESTAMPTZ,
+    "migration_name"        VARCHAR(255) NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        TIMESTAMPTZ,
+    "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
+);`;
+
+const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
+
+export interface MigrateResult {
+  applied: string[];
+  alreadyApplied: string[];
+}
+
+export async function migrate(sql: SqlRunner, migrations: Migration[] = readMigrations()): Promise<MigrateResult> {
+  return sql.withSession(async (session) => {
+    await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    try {
+      await session.exec(CREATE_MIGRATIONS_TABLE);
+      const rows = await session.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
+        'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
+      );
+      const done = new Map(rows.filter((r) => r.finished_at && !r.rolled_back_at).map((r) => [r.migration_name, r]));
+      const failed = rows.filter((r) => !r.finished_at && !r.rolled_back_at).map((r) => r.migration_name);
+      if (failed.length) {
+        throw new MigrationError(
+          `migration(s) ${failed.join(', ')} started but never finished; resolve them (prisma migrate resolve) before starting`,
+        );
+      }
+      const result: MigrateResult = { applied: [], alreadyApplied: [] };
+      for (const m of migrations) {
+        const row = done.get(m.name);
+        if (row) {
+          if (!checksumMatches(m.sql, row.checksum)) {
+            throw new MigrationError(`migration ${m.name} was modified after it was applied (checksum mismatch)`);
+          }
+          result.alreadyApplied.push(m.name);
+          continue;
+        }
+        const bookkeeping = `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, logs, started_at, applied_steps_count)
+          VALUES (${quote(randomUUID())}, ${quote(m.checksum)}, now(), ${quote(m.name)}, NULL, now(), 1);`;
+        try {
+          await session.exec(`BEGIN;\n${m.sql}\n;\n${bookkeeping}\nCOMMIT;`);
+        } catch (err) {
+          await session.exec('ROLLBACK').catch(() => {});
+          throw new MigrationError(`migration ${m.name} failed and was rolled back: ${(err as Error).message}`);
+        }
+        result.applied.push(m.name);
+      }
+      return result;
+    } finally {
+      await session.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+    }
+  });
+}

@@ -1,0 +1,150 @@
+// GET /orders filters, sorts and paging (looksrare-v1-facts.md "Query parameters real clients
+// sent"), validated once for both the REST route and the GraphQL `orders` field.
+import { normalizeAddress } from './address.js';
+import type { FieldProblem } from './errors.js';
+import { ORDER_STATUSES, type OrderStatusName } from './order-status.js';
+import { parseUint256 } from './uint256.js';
+
+export const ORDER_SORTS = ['EXPIRING_SOON', 'NEWEST', 'PRICE_ASC', 'PRICE_DESC'] as const;
+export type OrderSort = (typeof ORDER_SORTS)[number];
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 150;
+export const DEFAULT_SORT: OrderSort = 'NEWEST';
+
+export interface OrderFilter {
+  isOrderAsk?: boolean;
+  collection?: string;
+  tokenId?: bigint;
+  signer?: string;
+  strategy?: string;
+  currency?: string;
+  nonce?: bigint;
+  priceMin?: bigint;
+  priceMax?: bigint;
+  /** orders whose startTime >= this (unix seconds) */
+  startTime?: bigint;
+  /** orders whose endTime <= this (unix seconds) */
+  endTime?: bigint;
+  /** any of these effective statuses (EXPIRED included for live orders past endTime) */
+  statuses?: OrderStatusName[];
+}
+
+export interface OrderQuery {
+  filter: OrderFilter;
+  sort: OrderSort;
+  first: number;
+  /** hash of the last order of the previous page */
+  cursor?: string;
+}
+
+/** Raw values as they arrive from a query string or GraphQL variables. */
+export interface RawOrderQuery {
+  isOrderAsk?: unknown;
+  collection?: unknown;
+  tokenId?: unknown;
+  signer?: unknown;
+  strategy?: unknown;
+  currency?: unknown;
+  nonce?: unknown;
+  priceMin?: unknown;
+  priceMax?: unknown;
+  startTime?: unknown;
+  endTime?: unknown;
+  status?: unknown;
+  sort?: unknown;
+  first?: unknown;
+  cursor?: unknown;
+}
+
+const HASH_RE = /^0x[0-9a-fA-F]{64}$/;
+const MAX_TIME = BigInt(Number.MAX_SAFE_INTEGER);
+
+export function normalizeHash(input: unknown): string | null {
+  return typeof input === 'string' && HASH_RE.test(input.trim()) ? input.trim().toLowerCase() : null;
+}
+
+const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+export function parseBoolean(v: unknown): boolean | null {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  return null;
+}
+
+export function parseSafeInteger(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+  if (typeof v === 'string' && /^-?\d{1,16}$/.test(v.trim())) {
+    const n = Number(v.trim());
+    return Number.isSafeInteger(n) ? n : null;
+  }
+  return null;
+}
+
+/** Validates every field and reports every problem, not only the first. */
+export function parseOrderQuery(raw: RawOrderQuery): { ok: true; value: OrderQuery } | { ok: false; problems: FieldProblem[] } {
+  const problems: FieldProblem[] = [];
+  const filter: OrderFilter = {};
+  const problem = (field: string, code: string, message: string) => problems.push({ field, code, message });
+
+  if (present(raw.isOrderAsk)) {
+    const b = parseBoolean(raw.isOrderAsk);
+    if (b === null) problem('isOrderAsk', 'INVALID_BOOLEAN', 'must be true or false');
+    else filter.isOrderAsk = b;
+  }
+  for (const field of ['collection', 'signer', 'strategy', 'currency'] as const) {
+    if (!present(raw[field])) continue;
+    const a = normalizeAddress(raw[field]);
+    if (!a) problem(field, 'INVALID_ADDRESS', 'must be an address: 0x followed by 40 hexadecimal digits');
+    else filter[field] = a;
+  }
+  for (const [field, key] of [
+    ['tokenId', 'tokenId'],
+    ['nonce', 'nonce'],
+    ['price[min]', 'priceMin'],
+    ['price[max]', 'priceMax'],
+  ] as const) {
+    if (!present(raw[key])) continue;
+    const n = parseUint256(raw[key]);
+    if (n === null) problem(field, 'INVALID_UINT256', 'must be a decimal integer string from 0 to 2^256-1');
+    else filter[key] = n;
+  }
+  for (const field of ['startTime', 'endTime'] as const) {
+    if (!present(raw[field])) continue;
+    const n = parseUint256(raw[field]);
+    if (n === null || n > MAX_TIME) problem(field, 'INVALID_TIMESTAMP', 'must be a unix time in whole seconds');
+    else filter[field] = n;
+  }
+  if (filter.priceMin !== undefined && filter.priceMax !== undefined && filter.priceMin > filter.priceMax) {
+    problem('price', 'INVALID_RANGE', 'price[min] is above price[max]');
+  }
+  if (present(raw.status)) {
+    const list = Array.isArray(raw.status) ? raw.status : [raw.status];
+    const statuses: OrderStatusName[] = [];
+    for (const s of list) {
+      if (typeof s === 'string' && (ORDER_STATUSES as readonly string[]).includes(s)) statuses.push(s as OrderStatusName);
+      else problem('status', 'INVALID_STATUS', `unknown status ${JSON.stringify(s)}; expected one of ${ORDER_STATUSES.join(', ')}`);
+    }
+    if (statuses.length) filter.statuses = [...new Set(statuses)];
+  }
+  let sort: OrderSort = DEFAULT_SORT;
+  if (present(raw.sort)) {
+    if (typeof raw.sort === 'string' && (ORDER_SORTS as readonly string[]).includes(raw.sort)) sort = raw.sort as OrderSort;
+    else problem('sort', 'INVALID_SORT', `expected one of ${ORDER_SORTS.join(', ')}`);
+  }
+  let first = DEFAULT_PAGE_SIZE;
+  if (present(raw.first)) {
+    const n = parseSafeInteger(raw.first);
+    if (n === null || n < 1 || n > MAX_PAGE_SIZE) problem('pagination[first]', 'INVALID_PAGE_SIZE', `must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
+    else first = n;
+  }
+  let cursor: string | undefined;
+  if (present(raw.cursor)) {
+    const h = normalizeHash(raw.cursor);
+    if (!h) problem('pagination[cursor]', 'INVALID_CURSOR', 'must be an order hash: 0x followed by 64 hexadecimal digits');
+    else cursor = h;
+  }
+  if (problems.length) return { ok: false, problems };
+  return { ok: true, value: { filter, sort, first, cursor } };
+}

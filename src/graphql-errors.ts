@@ -1,0 +1,37 @@
+// What a client sees of a failure. Expected failures (ServiceError and GraphQL's own
+// validation errors) keep their message and get a code; anything else is masked as INTERNAL so
+// no stack trace or SQL ever reaches a client.
+import { GraphQLError } from 'graphql';
+import { createGraphQLError } from 'graphql-yoga';
+import { ServiceError } from './domain/errors.js';
+import { httpStatusFor } from './rest/http-status.js';
+
+function findServiceError(err: unknown): ServiceError | null {
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e; i++) {
+    if (e instanceof ServiceError) return e;
+    e = (e as { originalError?: unknown }).originalError;
+  }
+  return null;
+}
+
+export function maskError(error: unknown, message: string): Error {
+  const service = findServiceError(error);
+  if (service) {
+    const path = error instanceof GraphQLError ? error.path : undefined;
+    return createGraphQLError(service.message, {
+      path,
+      extensions: {
+        code: service.code,
+        ...(service.problems.length ? { problems: service.problems } : {}),
+        http: { status: httpStatusFor(service.code) },
+      },
+    });
+  }
+  // GraphQL's own errors (syntax, validation, variable coercion) are the client's mistake.
+  if (error instanceof GraphQLError && !error.originalError) {
+    return error.extensions?.code ? error : createGraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: 'BAD_REQUEST' } });
+  }
+  if (error instanceof GraphQLError && error.originalError instanceof GraphQLError) return error.originalError;
+  return createGraphQLError(message, { extensions: { code: 'INTERNAL' } });
+}

@@ -1,0 +1,31 @@
+// Runs a REST route's GraphQL document against the same schema and resolvers as /graphql, and
+// turns GraphQL errors into the REST failure envelope through the same error masking.
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { execute, GraphQLError } from 'graphql';
+import type { Context } from '../context.js';
+import type { FieldProblem } from '../domain/errors.js';
+import { maskError } from '../graphql-errors.js';
+import { schema } from '../schema/index.js';
+import { fail } from './envelope.js';
+import { httpStatusFor } from './http-status.js';
+
+export class RestFailure extends Error {
+  constructor(readonly response: Response) {
+    super('rest failure');
+  }
+}
+
+export async function runDocument<TData, TVars extends Record<string, unknown>>(
+  document: TypedDocumentNode<TData, TVars>,
+  variables: TVars,
+  ctx: Context,
+): Promise<TData> {
+  const result = await execute({ schema, document, variableValues: variables, contextValue: ctx });
+  if (result.errors?.length) {
+    const masked = maskError(result.errors[0], 'Unexpected error.') as GraphQLError;
+    const code = String(masked.extensions?.code ?? 'INTERNAL');
+    const problems = masked.extensions?.problems as FieldProblem[] | undefined;
+    throw new RestFailure(fail(httpStatusFor(code), masked.message, problems));
+  }
+  return result.data as TData;
+}

@@ -1,0 +1,22 @@
+// One table from error code to HTTP status, for REST and for GraphQL's http extension.
+import type { ErrorCode } from '../domain/errors.js';
+
+const STATUS: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  INVALID_ADDRESS: 400,
+  INVALID_CURSOR: 400,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  ADMIN_DISABLED: 403,
+  RATE_LIMITED: 429,
+  QUERY_TOO_COMPLEX: 400,
+  INTERNAL: 500,
+};
+
+export function httpStatusFor(code: string): number {
+  return STATUS[code as ErrorCode] ?? (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' ? 400 : 500);
+}

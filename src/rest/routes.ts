@@ -1,0 +1,17 @@
+// The v1 REST routes (looksrare-v1-facts.md "Paths and envelope") and what serves each method.
+import type { Context } from '../context.js';
+import { listOrders } from './handlers/orders.js';
+import { getCollection, getCollectionStats, getListingRewards, getNonce } from './handlers/reads.js';
+import type { Query } from './query-string.js';
+
+export type RestHandler = (query: Query, ctx: Context, request: Request) => Promise<Response>;
+
+export const API_PREFIX = '/api/v1';
+
+export const ROUTES: Record<string, Partial<Record<'GET' | 'POST', RestHandler>>> = {
+  '/orders': { GET: listOrders },
+  '/orders/nonce': { GET: getNonce },
+  '/collections': { GET: getCollection },
+  '/collections/stats': { GET: getCollectionStats },
+  '/collections/listing-rewards': { GET: getListingRewards },
+};

@@ -1,0 +1,20 @@
+// The admin guard for operator mutations: enabled only when ADMIN_API_KEY is set, and the
+// `x-api-key` header must match it. Compared as SHA-256 digests in constant time, so neither
+// the key's content nor its length leaks through timing.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context } from '../context.js';
+import { ServiceError } from '../domain/errors.js';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+export function keyMatches(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+export function requireAdmin(ctx: Context): void {
+  const expected = ctx.services.deps.config.adminApiKey;
+  if (!expected) throw new ServiceError('ADMIN_DISABLED', 'administration is disabled: set ADMIN_API_KEY to enable it');
+  const given = ctx.headers.get('x-api-key');
+  if (!given) throw new ServiceError('UNAUTHENTICATED', 'the x-api-key header is required for administration');
+  if (!keyMatches(given, expected)) throw new ServiceError('FORBIDDEN', 'the x-api-key header does not match the admin key');
+}

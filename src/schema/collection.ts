@@ -1,0 +1,108 @@
+// Collection (spec 2.6), its nested stats and orders, and the admin upsert.
+import { DEFAULT_COLLECTION_NAME, COLLECTION_TYPES } from '../domain/collection-input.js';
+import { requireAdmin } from './admin-guard.js';
+import { builder } from './builder.js';
+import { CollectionStatsRef } from './collection-stats.js';
+import { Order, OrderConnection, OrderFilterInput, OrderSortEnum, resolveOrderConnection } from './order.js';
+
+export const CollectionTypeEnum = builder.enumType('CollectionType', { values: COLLECTION_TYPES });
+
+export const Collection = builder.prismaObject('Collection', {
+  fields: (t) => ({
+    address: t.expose('address', { type: 'Address' }),
+    owner: t.expose('owner', { type: 'Address' }),
+    setter: t.expose('setter', { type: 'Address', nullable: true }),
+    admin: t.expose('admin', { type: 'Address', nullable: true }),
+    name: t.string({ resolve: (c) => c.name ?? DEFAULT_COLLECTION_NAME }),
+    description: t.exposeString('description', { nullable: true }),
+    symbol: t.exposeString('symbol', { nullable: true }),
+    type: t.expose('type', { type: CollectionTypeEnum }),
+    websiteLink: t.exposeString('websiteLink', { nullable: true }),
+    alphaLink: t.exposeString('alphaLink', { nullable: true }),
+    bravoLink: t.exposeString('bravoLink', { nullable: true }),
+    charlieLink: t.exposeString('charlieLink', { nullable: true }),
+    deltaLink: t.exposeString('deltaLink', { nullable: true }),
+    echoLink: t.exposeString('echoLink', { nullable: true }),
+    foxtrotLink: t.exposeString('foxtrotLink', { nullable: true }),
+    isVerified: t.exposeBoolean('isVerified'),
+    isExplicit: t.exposeBoolean('isExplicit'),
+    logoURI: t.exposeString('logoURI', { nullable: true }),
+    bannerURI: t.exposeString('bannerURI', { nullable: true }),
+    stats: t.field({
+      type: CollectionStatsRef,
+      description: 'Marketplace-only statistics (batched across every collection in the request)',
+      complexity: 5,
+      resolve: async (c, _args, ctx) => (await ctx.loaders.stats.load(c.address))!,
+    }),
+    orders: t.connection({
+      type: Order,
+      description: "This collection's orders; same filters, sorts and cursors as Query.orders",
+      args: {
+        filter: t.arg({ type: OrderFilterInput, required: false }),
+        sort: t.arg({ type: OrderSortEnum, required: false, defaultValue: 'NEWEST' }),
+      },
+      complexity: (args) => ({ field: 5, multiplier: Math.min(args.first ?? 20, 150) }),
+      resolve: (c, args, ctx, info) => resolveOrderConnection(args, ctx, info, c.address),
+    }, OrderConnection),
+  }),
+});
+
+const UpsertCollectionInput = builder.inputType('UpsertCollectionInput', {
+  description: 'Every field of spec 2.6. address, and type on create, are required; null clears a field, an absent field is unchanged.',
+  fields: (t) => ({
+    address: t.field({ type: 'Address', required: true }),
+    type: t.field({ type: CollectionTypeEnum, required: false }),
+    owner: t.field({ type: 'Address', required: false }),
+    setter: t.field({ type: 'Address', required: false }),
+    admin: t.field({ type: 'Address', required: false }),
+    name: t.string({ required: false }),
+    description: t.string({ required: false }),
+    symbol: t.string({ required: false }),
+    websiteLink: t.string({ required: false }),
+    alphaLink: t.string({ required: false }),
+    bravoLink: t.string({ required: false }),
+    charlieLink: t.string({ required: false }),
+    deltaLink: t.string({ required: false }),
+    echoLink: t.string({ required: false }),
+    foxtrotLink: t.string({ required: false }),
+    isVerified: t.boolean({ required: false }),
+    isExplicit: t.boolean({ required: false }),
+    logoURI: t.string({ required: false }),
+    bannerURI: t.string({ required: false }),
+  }),
+});
+
+const UpsertCollectionPayload = builder
+  .objectRef<{ collection: { address: string }; created: boolean }>('UpsertCollectionPayload')
+  .implement({
+    fields: (t) => ({
+      created: t.exposeBoolean('created'),
+      collection: t.prismaField({
+        type: 'Collection',
+        resolve: async (query, p, _args, ctx) =>
+          ctx.services.deps.db.prisma.collection.findUniqueOrThrow({ ...query, where: { address: p.collection.address } }),
+      }),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  collection: t.prismaField({
+    type: 'Collection',
+    nullable: true,
+    description: 'null when no collection has this address',
+    args: { address: t.arg({ type: 'Address', required: true }) },
+    resolve: (_query, _root, args, ctx) => ctx.loaders.collection.load(args.address),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  upsertCollection: t.field({
+    type: UpsertCollectionPayload,
+    description: 'Admin: creates or updates a collection. Needs the x-api-key header (ADMIN_API_KEY).',
+    args: { input: t.arg({ type: UpsertCollectionInput, required: true }) },
+    resolve: (_root, args, ctx) => {
+      requireAdmin(ctx);
+      return ctx.services.collections.upsertCollection(args.input);
+    },
+  }),
+}));

@@ -1,0 +1,16 @@
+// The GraphQL schema: each import registers its types on the builder.
+import { printSchema, lexicographicSortSchema } from 'graphql';
+import { builder } from './builder.js';
+import './scalars.js';
+import './order.js';
+import './collection-stats.js';
+import './collection.js';
+import './listing-rewards.js';
+import './nonce.js';
+
+export const schema = builder.toSchema();
+
+/** The SDL committed as schema.graphql (sorted so the file diffs cleanly). */
+export function printedSchema(): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

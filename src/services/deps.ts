@@ -1,0 +1,15 @@
+// What every service is built from. Passed explicitly so tests can run the same services on
+// PGlite and PostgreSQL side by side, with a fixed clock.
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import type { Network } from '../domain/networks.js';
+
+export interface ServiceDeps {
+  db: Database;
+  config: Config;
+  network: Network;
+  /** the clock; tests pin it */
+  now: () => Date;
+}
+
+export const nowSeconds = (deps: Pick<ServiceDeps, 'now'>): bigint => BigInt(Math.floor(deps.now().getTime() / 1000));

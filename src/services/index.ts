@@ -1,0 +1,25 @@
+// All use cases, built once per process from the database, configuration and network.
+import { createCollectionService } from './collections.js';
+import type { ServiceDeps } from './deps.js';
+import { createHealthService } from './health.js';
+import { createListingRewardsService } from './listing-rewards.js';
+import { createNonceService } from './nonces.js';
+import { createOrderService } from './orders.js';
+import { createSalesService } from './sales.js';
+import { createStatsService } from './stats.js';
+
+export function createServices(deps: ServiceDeps) {
+  return {
+    deps,
+    now: deps.now,
+    orders: createOrderService(deps),
+    collections: createCollectionService(deps),
+    nonces: createNonceService(deps),
+    stats: createStatsService(deps),
+    sales: createSalesService(deps),
+    listingRewards: createListingRewardsService(deps),
+    health: createHealthService(deps),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,55 @@
+// The whole application over a test database, called through yoga.fetch (no port), with a
+// pinned clock and helpers for GraphQL and REST requests.
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print, type ExecutionResult } from 'graphql';
+import { boot, type Running } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { openTestDatabase, type TestDatabase } from './test-database.js';
+
+export const FIXED_NOW = new Date('2026-06-01T12:00:00.000Z');
+
+export interface TestApp extends Running {
+  testDb: TestDatabase;
+  config: Config;
+  clock: { now: Date };
+  gql<TData = Record<string, unknown>, TVars = Record<string, unknown>>(
+    query: string | TypedDocumentNode<TData, TVars>,
+    variables?: TVars,
+    headers?: Record<string, string>,
+  ): Promise<ExecutionResult<TData> & { status: number }>;
+  rest(path: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+export async function startTestApp(env: Record<string, string> = {}, opts: { now?: Date } = {}): Promise<TestApp> {
+  const testDb = await openTestDatabase();
+  const config = loadConfig({ SEED: '0', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', ...env });
+  const clock = { now: opts.now ?? FIXED_NOW };
+  const running = await boot(config, createLogger('silent'), { db: testDb.db, now: () => clock.now });
+  return {
+    ...running,
+    testDb,
+    config,
+    clock,
+    close: async () => {
+      await testDb.close();
+    },
+    async gql(query, variables, headers = {}) {
+      const res = await running.yoga.fetch('http://test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        body: JSON.stringify({ query: typeof query === 'string' ? query : print(query), variables }),
+      });
+      return { ...((await res.json()) as ExecutionResult<any>), status: res.status };
+    },
+    async rest(path, init) {
+      const res = await running.yoga.fetch(`http://test${path}`, init ?? {});
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {}
+      return { status: res.status, body, headers: res.headers };
+    },
+  };
+}

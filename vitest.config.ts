@@ -1,0 +1,23 @@
+import { createRequire } from 'node:module';
+import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
+
+// One suite, two databases: embedded PGlite by default; TEST_DATABASE_URL runs the same files
+// against a PostgreSQL server (each file creates and drops its own database).
+export default defineConfig({
+  resolve: {
+    // graphql 16 ships CJS and ESM builds; Vite would pick the ESM one for our files while the
+    // Pothos and yoga packages load the CJS one under Node, giving two "graphql" instances.
+    // Node (tsx, npm start) resolves the CJS entry; the tests must run the same code.
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/sdk-client/**', 'node_modules/**'],
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    reporters: ['default'],
+  },
+});
