@@ -27,7 +27,13 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
   try {
     const migrations = await migrate(db.sql);
     logger.info({ database: db.describe, applied: migrations.applied, alreadyApplied: migrations.alreadyApplied.length }, 'database ready');
-    const services = createServices({ db, config, network: config.network, now: opts.now ?? (() => new Date()) });
+    const services = createServices({
+      db,
+      config,
+      network: config.network,
+      now: opts.now ?? (() => new Date()),
+      onInternalError: (err) => logger.error({ err }, 'unexpected error behind a REST route'),
+    });
     const freshEmbedded = db.kind === 'pglite' && migrations.alreadyApplied.length === 0 && migrations.applied.length > 0;
     if (freshEmbedded && config.seed && (await db.prisma.collection.count()) === 0) {
       const t0 = performance.now();

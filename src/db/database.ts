@@ -26,7 +26,7 @@ export interface OpenDatabaseOptions {
   /** folder for the embedded database, or 'memory' */
   dataDir?: string;
   poolSize?: number;
-  /** called with every SQL statement Prisma sends (tests count them) */
+  /** called with every SQL statement sent, through Prisma or the SQL runner (tests count them) */
   onQuery?: (sql: string) => void;
 }
 
@@ -52,11 +52,16 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
   pool.on('error', () => {});
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), ...clientOptions(opts.onQuery) });
   attachQueryLog(prisma, opts.onQuery);
+  const log = opts.onQuery ?? (() => {});
   const runnerFor = (q: pg.Pool | pg.PoolClient): SqlRunner => ({
     exec: async (sql) => {
+      log(sql);
       await q.query(sql);
     },
-    query: async <T>(sql: string, params?: unknown[]) => (await q.query(sql, params)).rows as T[],
+    query: async <T>(sql: string, params?: unknown[]) => {
+      log(sql);
+      return (await q.query(sql, params)).rows as T[];
+    },
     withSession: async (fn) => {
       if (q !== pool) return fn(runnerFor(q));
       const client = await pool.connect();
@@ -96,11 +101,16 @@ async function openPglite(dataDir: string, opts: OpenDatabaseOptions): Promise<D
 export function wrapPglite(pglite: PGlite, describe: string, opts: OpenDatabaseOptions = {}): Database {
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), ...clientOptions(opts.onQuery) });
   attachQueryLog(prisma, opts.onQuery);
+  const log = opts.onQuery ?? (() => {});
   const runner: SqlRunner = {
     exec: async (sql) => {
+      log(sql);
       await pglite.exec(sql);
     },
-    query: async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
+    query: async <T>(sql: string, params?: unknown[]) => {
+      log(sql);
+      return (await pglite.query<T>(sql, params)).rows;
+    },
     // PGlite is one session: every caller already shares it.
     withSession: (fn) => fn(runner),
   };

@@ -22,8 +22,9 @@ export async function runDocument<TData, TVars extends Record<string, unknown>>(
 ): Promise<TData> {
   const result = await execute({ schema, document, variableValues: variables, contextValue: ctx });
   if (result.errors?.length) {
-    const masked = maskError(result.errors[0], 'Unexpected error.') as GraphQLError;
+    const masked = maskError(result.errors[0], 'Internal server error') as GraphQLError;
     const code = String(masked.extensions?.code ?? 'INTERNAL');
+    if (code === 'INTERNAL') ctx.services.deps.onInternalError?.(result.errors[0]);
     const problems = masked.extensions?.problems as FieldProblem[] | undefined;
     throw new RestFailure(fail(httpStatusFor(code), masked.message, problems));
   }

@@ -10,6 +10,8 @@ export interface ServiceDeps {
   network: Network;
   /** the clock; tests pin it */
   now: () => Date;
+  /** told about unexpected failures that were masked for the client (logged by the app) */
+  onInternalError?: (err: unknown) => void;
 }
 
 export const nowSeconds = (deps: Pick<ServiceDeps, 'now'>): bigint => BigInt(Math.floor(deps.now().getTime() / 1000));

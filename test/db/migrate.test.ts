@@ -1,0 +1,89 @@
+// Boot-time migrations: applied to an empty database, a no-op on a migrated one, recorded in
+// Prisma's own table with Prisma's checksum, refused when edited after being applied, safe when
+// several instances start at once, and matching every model of the Prisma schema.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
+import { migrate, readMigrations } from '../../src/db/migrate.js';
+import { getDatamodel } from '../../src/generated/pothos-types.js';
+import { openTestDatabase, backendName, TEST_DATABASE_URL, createPostgresDatabase, type TestDatabase } from '../helpers/test-database.js';
+
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await openTestDatabase({ migrate: false });
+});
+afterAll(() => t?.close());
+
+describe(`migrations (${backendName})`, () => {
+  it('applies every migration to an empty database, then nothing on the next boot', async () => {
+    const all = readMigrations().map((m) => m.name);
+    expect(all.length).toBeGreaterThan(0);
+    expect(await migrate(t.db.sql)).toEqual({ applied: all, alreadyApplied: [] });
+    expect(await migrate(t.db.sql)).toEqual({ applied: [], alreadyApplied: all });
+  });
+
+  it('records each migration the way Prisma does (sha256 of the file, finished, one step)', async () => {
+    const rows = await t.db.sql.query<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number }>(
+      'SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name',
+    );
+    for (const [i, m] of readMigrations().entries()) {
+      expect(rows[i]!.migration_name).toBe(m.name);
+      expect(rows[i]!.checksum).toBe(createHash('sha256').update(m.sql).digest('hex'));
+      expect(rows[i]!.finished_at).not.toBeNull();
+      expect(rows[i]!.applied_steps_count).toBe(1);
+    }
+  });
+
+  it('refuses to start when an applied migration was edited', async () => {
+    const edited = readMigrations().map((m, i) => (i === 0 ? { ...m, sql: `${m.sql}\n-- edited`, checksum: 'x' } : m));
+    await expect(migrate(t.db.sql, edited)).rejects.toThrow(/modified after it was applied/);
+  });
+
+  it('rolls back a failing migration completely and records nothing for it', async () => {
+    const broken = [...readMigrations(), { name: '29990101000000_broken', sql: 'CREATE TABLE half_written (id int);\nSELECT * FROM no_such_table;', checksum: 'y' }];
+    await expect(migrate(t.db.sql, broken)).rejects.toThrow(/failed and was rolled back/);
+    const table = await t.db.sql.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'half_written'`);
+    expect(table).toHaveLength(0);
+    const rec = await t.db.sql.query(`SELECT 1 FROM _prisma_migrations WHERE migration_name = '29990101000000_broken'`);
+    expect(rec).toHaveLength(0);
+  });
+
+  it('matches the Prisma schema: every model can be written and read through the client', async () => {
+    const models = Object.keys(getDatamodel().datamodel.models);
+    expect(models.sort()).toEqual(['Collection', 'CollectionSupply', 'FloorPoint', 'GlobalMarketData', 'Order', 'Sale', 'SaleBucket', 'SignerNonceState', 'TokenBalance'].sort());
+    const p = t.db.prisma;
+    const address = '0x' + '5a'.repeat(20);
+    await p.collection.create({ data: { address, owner: address, type: 'ERC1155', name: 'm' } });
+    const big = ((1n << 256n) - 1n).toString();
+    await p.order.create({
+      data: { hash: '0x' + '1'.repeat(64), collectionAddress: address, tokenId: big, isOrderAsk: true, signer: address, strategy: address, currencyAddress: address, amount: big, price: big, nonce: big, startTime: 1n, endTime: 2n, minPercentageToAsk: 9800, signature: '0x', v: 27, r: '0x' + '2'.repeat(64), s: '0x' + '3'.repeat(64) },
+    });
+    await p.sale.create({ data: { collectionAddress: address, tokenId: big, amount: '1', price: big, currencyAddress: address, buyer: address, seller: address, isTakerAsk: false, blockNumber: 1n, txHash: '0x' + '4'.repeat(64), logIndex: 0, timestamp: new Date() } });
+    await p.saleBucket.create({ data: { collectionAddress: address, bucketStart: new Date(0), volume: big + '000', count: 1 } });
+    await p.tokenBalance.create({ data: { collectionAddress: address, tokenId: big, owner: address, balance: big } });
+    await p.collectionSupply.create({ data: { collectionAddress: address, totalSupply: big, countOwners: 1 } });
+    await p.floorPoint.create({ data: { collectionAddress: address, floorPrice: null, at: new Date() } });
+    await p.globalMarketData.create({ data: { collectionAddress: address, volume24hGlobal: big, floorGlobal: big, observedAt: new Date() } });
+    await p.signerNonceState.create({ data: { signer: address, minNonce: big } });
+    const o = await p.order.findFirstOrThrow({ include: { collection: { include: { supply: true, globalMarket: true, floorHistory: true, saleBuckets: true, sales: true, tokenBalances: true } } } });
+    expect(o.price.toFixed()).toBe(big);
+    expect(o.collection.saleBuckets[0]!.volume.toFixed()).toBe(big + '000');
+  });
+});
+
+describe.runIf(TEST_DATABASE_URL)('migrations under concurrent boots (postgres)', () => {
+  it('applies each migration once when four instances start at the same moment', async () => {
+    const created = await createPostgresDatabase();
+    const dbs = await Promise.all([1, 2, 3, 4].map(() => openDatabase({ databaseUrl: created.url, poolSize: 2 })));
+    try {
+      const results = await Promise.all(dbs.map((d) => migrate(d.sql)));
+      const applied = results.flatMap((r) => r.applied);
+      expect(applied.sort()).toEqual(readMigrations().map((m) => m.name).sort());
+      const rows = await dbs[0]!.sql.query('SELECT migration_name FROM _prisma_migrations');
+      expect(rows).toHaveLength(readMigrations().length);
+    } finally {
+      await Promise.all(dbs.map((d) => d.close()));
+      await created.drop();
+    }
+  });
+});
