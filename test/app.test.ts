@@ -1,0 +1,68 @@
+// Booting on the embedded default: the first start on an empty data folder creates, migrates
+// and seeds a living demo marketplace; a restart reuses it without re-seeding; SEED=0 opts out;
+// configuration errors name the variable.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { boot } from '../src/app.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(path.join(tmpdir(), 'mkt-boot-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('boot on embedded PGlite', () => {
+  it('seeds a new data folder once, and reopens it without seeding again', async () => {
+    const dir = tempDir();
+    const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
+    const first = await boot(config, createLogger('silent'));
+    const counts = { collections: await first.db.prisma.collection.count(), orders: await first.db.prisma.order.count(), sales: await first.db.prisma.sale.count() };
+    expect(counts.collections).toBeGreaterThanOrEqual(5);
+    expect(counts.orders).toBeGreaterThanOrEqual(300);
+    expect(counts.sales).toBeGreaterThanOrEqual(1000);
+    const types = await first.db.prisma.collection.groupBy({ by: ['type'], _count: true });
+    expect(types.map((t) => t.type).sort()).toEqual(['ERC1155', 'ERC721']);
+    const statuses = await first.db.prisma.order.groupBy({ by: ['status'], _count: true });
+    expect(statuses.length).toBeGreaterThanOrEqual(6);
+    // every stats window has data
+    const res = await first.yoga.fetch(`http://t/api/v1/collections/stats?address=${(await first.db.prisma.collection.findFirstOrThrow({ orderBy: { createdAt: 'asc' } })).address}`);
+    const stats = ((await res.json()) as any).data;
+    for (const p of ['24h', '7d', '1m', '3m', '6m', '1y']) expect(BigInt(stats[`count${p}`])).toBeGreaterThan(0n);
+    await first.close();
+
+    const second = await boot(config, createLogger('silent'));
+    expect(await second.db.prisma.order.count()).toBe(counts.orders);
+    expect(await second.db.prisma.collection.count()).toBe(counts.collections);
+    await second.close();
+  });
+
+  it('leaves a new embedded database empty with SEED=0', async () => {
+    const running = await boot(loadConfig({ DATA_DIR: 'memory', SEED: '0', LOG_LEVEL: 'silent' }), createLogger('silent'));
+    expect(await running.db.prisma.collection.count()).toBe(0);
+    await running.close();
+  });
+
+  it('refuses bad configuration naming every bad variable', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', ADMIN_API_KEY: 'short', LISTING_REWARD_POINTS: '1,2', WETH_ADDRESS: '0x12' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      for (const name of ['PORT', 'DATABASE_URL', 'ADMIN_API_KEY', 'LISTING_REWARD_POINTS', 'WETH_ADDRESS']) expect((err as Error).message).toContain(name);
+    }
+  });
+
+  it('applies network overrides from env to the address book', () => {
+    const c = loadConfig({ CHAIN_ID: '31337', EXCHANGE_ADDRESS: '0x' + 'aa'.repeat(20), STRATEGY_STANDARD_SALE_ADDRESSES: `0x${'bb'.repeat(20)}, 0x${'cc'.repeat(20)}` });
+    expect(c.network.chainId).toBe(31337);
+    expect(c.network.exchange.toLowerCase()).toBe('0x' + 'aa'.repeat(20));
+    expect(c.network.strategies.standardSale).toHaveLength(2);
+    expect(loadConfig({}).network.weth).toBe('0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2');
+  });
+});
