@@ -1,5 +1,6 @@
 // Boot: open the database, apply migrations, seed the embedded demo on first creation, build
 // the services and the HTTP app. Used by the server, the CLI commands and the tests.
+import { createChainReader } from './chain/chain-reader.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -31,6 +32,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       db,
       config,
       network: config.network,
+      chain: config.rpcUrl ? createChainReader(config.rpcUrl, config.network) : null,
       now: opts.now ?? (() => new Date()),
       onInternalError: (err) => logger.error({ err }, 'unexpected error behind a REST route'),
     });

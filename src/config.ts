@@ -86,6 +86,10 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   SEED: bool(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WRITE_API_KEYS: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? [] : v.split(',').map((k) => k.trim()).filter(Boolean))),
   ADMIN_API_KEY: optionalString.refine((v) => v === undefined || v.length >= 16, {
     message: 'must be at least 16 characters',
   }),
@@ -122,6 +126,8 @@ export type Config = {
   seed: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   adminApiKey: string | undefined;
+  /** when non-empty, order writes need one of these in X-Looks-Api-Key */
+  writeApiKeys: string[];
   graphiql: boolean;
   rateLimitPerMinute: number;
   maxBodyBytes: number;
@@ -159,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: e.SEED,
     logLevel: e.LOG_LEVEL,
     adminApiKey: e.ADMIN_API_KEY,
+    writeApiKeys: e.WRITE_API_KEYS,
     graphiql: e.GRAPHIQL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     maxBodyBytes: e.MAX_BODY_BYTES,

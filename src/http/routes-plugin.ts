@@ -3,7 +3,9 @@
 // every API request, GraphQL included.
 import type { Plugin } from 'graphql-yoga';
 import { createContext } from '../context.js';
+import { ServiceError } from '../domain/errors.js';
 import { fail } from '../rest/envelope.js';
+import { httpStatusFor } from '../rest/http-status.js';
 import { RestFailure } from '../rest/execute.js';
 import { parseQueryString } from '../rest/query-string.js';
 import { API_PREFIX, ROUTES } from '../rest/routes.js';
@@ -49,6 +51,7 @@ export function useHttpRoutes(opts: Options): Plugin {
       return await handler(parseQueryString(url.search), createContext(services, request.headers), request);
     } catch (err) {
       if (err instanceof RestFailure) return err.response;
+      if (err instanceof ServiceError) return fail(httpStatusFor(err.code), err.message, err.problems);
       logger.error({ err, path: url.pathname }, 'REST handler failed');
       return fail(500, 'Internal server error');
     }

@@ -130,3 +130,40 @@ export const RestListingRewardsDocument = graphql(`
     }
   }
 `);
+
+export const RestCreateOrderDocument = graphql(`
+  mutation RestCreateOrder($input: MakerOrderInput!) {
+    createOrder(input: $input) {
+      __typename
+      ... on CreateOrderSuccess {
+        order {
+          ...RestOrderFields
+        }
+      }
+      ... on OrderRejected {
+        message
+        code
+        problems {
+          code
+          field
+          message
+        }
+      }
+    }
+  }
+`);
+
+export const RestValidateOrderDocument = graphql(`
+  query RestValidateOrder($input: MakerOrderInput!) {
+    validateOrder(input: $input) {
+      hash
+      signer
+      valid
+      problems {
+        code
+        field
+        message
+      }
+    }
+  }
+`);

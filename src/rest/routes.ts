@@ -2,6 +2,7 @@
 import type { Context } from '../context.js';
 import { listOrders } from './handlers/orders.js';
 import { getCollection, getCollectionStats, getListingRewards, getNonce } from './handlers/reads.js';
+import { createOrder, validateOrder } from './handlers/submit-order.js';
 import type { Query } from './query-string.js';
 
 export type RestHandler = (query: Query, ctx: Context, request: Request) => Promise<Response>;
@@ -9,7 +10,8 @@ export type RestHandler = (query: Query, ctx: Context, request: Request) => Prom
 export const API_PREFIX = '/api/v1';
 
 export const ROUTES: Record<string, Partial<Record<'GET' | 'POST', RestHandler>>> = {
-  '/orders': { GET: listOrders },
+  '/orders': { GET: listOrders, POST: createOrder },
+  '/orders/validate': { POST: validateOrder },
   '/orders/nonce': { GET: getNonce },
   '/collections': { GET: getCollection },
   '/collections/stats': { GET: getCollectionStats },

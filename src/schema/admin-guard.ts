@@ -1,3 +1,4 @@
+// The guards: the admin key for operator mutations, and optional write keys for order writes.
 // The admin guard for operator mutations: enabled only when ADMIN_API_KEY is set, and the
 // `x-api-key` header must match it. Compared as SHA-256 digests in constant time, so neither
 // the key's content nor its length leaks through timing.
@@ -17,4 +18,14 @@ export function requireAdmin(ctx: Context): void {
   const given = ctx.headers.get('x-api-key');
   if (!given) throw new ServiceError('UNAUTHENTICATED', 'the x-api-key header is required for administration');
   if (!keyMatches(given, expected)) throw new ServiceError('FORBIDDEN', 'the x-api-key header does not match the admin key');
+}
+
+/** Order writes need X-Looks-Api-Key (one of WRITE_API_KEYS) when write keys are configured. */
+export function requireWriteKey(ctx: Context): void {
+  const keys = ctx.services.deps.config.writeApiKeys;
+  if (!keys.length) return;
+  const given = ctx.headers.get('x-looks-api-key');
+  // Check every key so the time taken does not say which one was close.
+  const ok = given ? keys.map((k) => keyMatches(given, k)).includes(true) : false;
+  if (!ok) throw new ServiceError('UNAUTHENTICATED', given ? 'the X-Looks-Api-Key header is not a valid write key' : 'the X-Looks-Api-Key header is required for order writes');
 }

@@ -1,7 +1,6 @@
 // The Pothos builder: plugins and options only; types live in one file each beside it.
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
-import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import type { Context } from '../context.js';
@@ -18,9 +17,10 @@ export const builder = new SchemaBuilder<{
     Uint256: { Input: bigint; Output: string };
     UnixTime: { Input: bigint; Output: number | bigint };
     Hash: { Input: string; Output: string };
+    OrderParam: { Input: string | boolean | number; Output: string | boolean };
   };
 }>({
-  plugins: [ErrorsPlugin, PrismaPlugin, RelayPlugin, ComplexityPlugin],
+  plugins: [PrismaPlugin, RelayPlugin, ComplexityPlugin],
   defaultFieldNullability: false,
   prisma: {
     // One client per database (tests run PGlite and PostgreSQL in one process).
@@ -36,7 +36,6 @@ export const builder = new SchemaBuilder<{
     nodeQueryOptions: false,
     nodesQueryOptions: false,
   },
-  errors: { defaultTypes: [] },
   complexity: {
     defaultComplexity: 1,
     // Lists are bounded by the connection's `first` (its own multiplier) or are short (top 5):

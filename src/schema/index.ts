@@ -7,6 +7,7 @@ import './collection-stats.js';
 import './collection.js';
 import './listing-rewards.js';
 import './nonce.js';
+import './order-submission.js';
 
 export const schema = builder.toSchema();
 

@@ -1,5 +1,6 @@
 // What every service is built from. Passed explicitly so tests can run the same services on
 // PGlite and PostgreSQL side by side, with a fixed clock.
+import type { ChainReader } from '../chain/chain-reader.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Network } from '../domain/networks.js';
@@ -8,6 +9,8 @@ export interface ServiceDeps {
   db: Database;
   config: Config;
   network: Network;
+  /** reads chain state when RPC_URL is set; null means chain checks are skipped */
+  chain: ChainReader | null;
   /** the clock; tests pin it */
   now: () => Date;
   /** told about unexpected failures that were masked for the client (logged by the app) */

@@ -5,17 +5,20 @@ import { createHealthService } from './health.js';
 import { createListingRewardsService } from './listing-rewards.js';
 import { createNonceService } from './nonces.js';
 import { createOrderService } from './orders.js';
+import { createOrderSubmissionService } from './order-submission.js';
 import { createSalesService } from './sales.js';
 import { createStatsService } from './stats.js';
 
 export function createServices(deps: ServiceDeps) {
+  const stats = createStatsService(deps);
   return {
     deps,
     now: deps.now,
     orders: createOrderService(deps),
     collections: createCollectionService(deps),
     nonces: createNonceService(deps),
-    stats: createStatsService(deps),
+    stats,
+    submissions: createOrderSubmissionService(deps, stats),
     sales: createSalesService(deps),
     listingRewards: createListingRewardsService(deps),
     health: createHealthService(deps),

@@ -50,7 +50,7 @@ describe(`migrations (${backendName})`, () => {
 
   it('matches the Prisma schema: every model can be written and read through the client', async () => {
     const models = Object.keys(getDatamodel().datamodel.models);
-    expect(models.sort()).toEqual(['Collection', 'CollectionSupply', 'FloorPoint', 'GlobalMarketData', 'Order', 'Sale', 'SaleBucket', 'SignerNonceState', 'TokenBalance'].sort());
+    expect(models.sort()).toEqual(['Collection', 'CollectionSupply', 'FloorPoint', 'GlobalMarketData', 'Order', 'Sale', 'SaleBucket', 'SignerNonceState', 'TokenBalance', 'DeadNonce'].sort());
     const p = t.db.prisma;
     const address = '0x' + '5a'.repeat(20);
     await p.collection.create({ data: { address, owner: address, type: 'ERC1155', name: 'm' } });
@@ -65,6 +65,8 @@ describe(`migrations (${backendName})`, () => {
     await p.floorPoint.create({ data: { collectionAddress: address, floorPrice: null, at: new Date() } });
     await p.globalMarketData.create({ data: { collectionAddress: address, volume24hGlobal: big, floorGlobal: big, observedAt: new Date() } });
     await p.signerNonceState.create({ data: { signer: address, minNonce: big } });
+    await p.deadNonce.create({ data: { signer: address, nonce: big, reason: 'CANCELLED' } });
+    expect((await p.deadNonce.findFirstOrThrow()).nonce.toFixed()).toBe(big);
     const o = await p.order.findFirstOrThrow({ include: { collection: { include: { supply: true, globalMarket: true, floorHistory: true, saleBuckets: true, sales: true, tokenBalances: true } } } });
     expect(o.price.toFixed()).toBe(big);
     expect(o.collection.saleBuckets[0]!.volume.toFixed()).toBe(big + '000');

@@ -1,0 +1,105 @@
+// Reads the chain state that order submission depends on, through one JSON-RPC provider.
+// Every read is a plain eth_call at the latest block; a failing call (no such contract, a
+// revert) is reported as "unknown" rather than guessed.
+import { Contract, JsonRpcProvider, getAddress } from 'ethers';
+import type { Network } from '../domain/networks.js';
+import { ERC1155_ABI, ERC1271_ABI, ERC1271_MAGIC, ERC165_ABI, ERC20_ABI, ERC721_ABI, INTERFACE_ERC1155, INTERFACE_ERC721 } from './abis.js';
+
+export interface DiscoveredCollection {
+  address: string;
+  type: 'ERC721' | 'ERC1155';
+  name: string | null;
+  symbol: string | null;
+  owner: string | null;
+  totalSupply: bigint | null;
+}
+
+export class ChainUnavailableError extends Error {}
+
+async function optional<T>(p: Promise<T>): Promise<T | null> {
+  try {
+    return await p;
+  } catch {
+    return null;
+  }
+}
+
+export function createChainReader(rpcUrl: string, network: Network) {
+  // cacheTimeout -1: never answer a read from ethers' 250 ms request cache (state moves per block).
+  const provider = new JsonRpcProvider(rpcUrl, network.chainId, { staticNetwork: true, cacheTimeout: -1 });
+
+  async function call<T>(p: Promise<T>): Promise<T> {
+    try {
+      return await p;
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'CALL_EXCEPTION' || code === 'BAD_DATA') throw err;
+      throw new ChainUnavailableError(`chain read failed: ${(err as Error).message}`);
+    }
+  }
+
+  async function isContract(address: string): Promise<boolean> {
+    return (await call(provider.getCode(address))) !== '0x';
+  }
+
+  /** EIP-1271: does the contract at `wallet` accept `signature` over `digest`? */
+  async function isValidContractSignature(wallet: string, digest: string, signature: string): Promise<boolean> {
+    const c = new Contract(wallet, ERC1271_ABI, provider);
+    const r = await optional(call(c.getFunction('isValidSignature').staticCall(digest, signature)));
+    return typeof r === 'string' && r.toLowerCase() === ERC1271_MAGIC;
+  }
+
+  async function supports(address: string, id: string): Promise<boolean> {
+    const c = new Contract(address, ERC165_ABI, provider);
+    return (await optional(call(c.getFunction('supportsInterface').staticCall(id)))) === true;
+  }
+
+  /** ERC-165 type detection and metadata of an unknown collection; null when it is neither. */
+  async function discoverCollection(address: string): Promise<DiscoveredCollection | null> {
+    if (!(await isContract(address))) return null;
+    const type = (await supports(address, INTERFACE_ERC721)) ? 'ERC721' : (await supports(address, INTERFACE_ERC1155)) ? 'ERC1155' : null;
+    if (!type) return null;
+    const c = new Contract(address, ERC721_ABI, provider);
+    const [name, symbol, owner, totalSupply] = await Promise.all([
+      optional(call(c.getFunction('name').staticCall() as Promise<string>)),
+      optional(call(c.getFunction('symbol').staticCall() as Promise<string>)),
+      optional(call(c.getFunction('owner').staticCall() as Promise<string>)),
+      optional(call(c.getFunction('totalSupply').staticCall() as Promise<bigint>)),
+    ]);
+    return { address, type, name, symbol, owner: owner ? getAddress(owner) : null, totalSupply };
+  }
+
+  /** Whether `owner` holds at least `amount` of the token (ERC-721 ownerOf, ERC-1155 balance). */
+  async function holds(collection: string, type: 'ERC721' | 'ERC1155', tokenId: bigint, owner: string, amount: bigint): Promise<boolean> {
+    if (type === 'ERC721') {
+      const c = new Contract(collection, ERC721_ABI, provider);
+      const who = await optional(call(c.getFunction('ownerOf').staticCall(tokenId) as Promise<string>));
+      return who !== null && getAddress(who) === owner;
+    }
+    const c = new Contract(collection, ERC1155_ABI, provider);
+    const balance = await optional(call(c.getFunction('balanceOf').staticCall(owner, tokenId) as Promise<bigint>));
+    return balance !== null && balance >= amount;
+  }
+
+  async function isApprovedForAll(collection: string, owner: string, operator: string): Promise<boolean> {
+    const c = new Contract(collection, ERC721_ABI, provider);
+    return (await optional(call(c.getFunction('isApprovedForAll').staticCall(owner, operator)))) === true;
+  }
+
+  async function erc20BalanceAndAllowance(token: string, owner: string, spender: string): Promise<{ balance: bigint; allowance: bigint }> {
+    const c = new Contract(token, ERC20_ABI, provider);
+    const [balance, allowance] = await Promise.all([
+      call(c.getFunction('balanceOf').staticCall(owner) as Promise<bigint>),
+      call(c.getFunction('allowance').staticCall(owner, spender) as Promise<bigint>),
+    ]);
+    return { balance, allowance };
+  }
+
+  async function blockNumber(): Promise<number> {
+    return call(provider.getBlockNumber());
+  }
+
+  return { provider, isContract, isValidContractSignature, discoverCollection, holds, isApprovedForAll, erc20BalanceAndAllowance, blockNumber, destroy: () => provider.destroy() };
+}
+
+export type ChainReader = ReturnType<typeof createChainReader>;

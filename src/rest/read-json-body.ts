@@ -1,0 +1,26 @@
+// Reads a JSON request body with a size limit (also for bodies sent without Content-Length).
+import { fail } from './envelope.js';
+import { RestFailure } from './execute.js';
+
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const reader = request.body?.getReader();
+  if (!reader) throw new RestFailure(fail(400, 'A JSON request body is required'));
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new RestFailure(fail(413, `Request body is over the ${maxBytes} byte limit`));
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new RestFailure(fail(400, 'The request body is not valid JSON'));
+  }
+}

@@ -1,0 +1,50 @@
+// Signed maker orders for submission tests: through the original v1 SDK (test/sdk-client, ethers
+// 5, in a child process) or in-process with ethers 6 for rule-by-rule cases.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Wallet } from 'ethers';
+import { exchangeDomain, MAKER_ORDER_TYPES } from '../../src/domain/maker-order.js';
+import { encodeParams, parseParams } from '../../src/domain/order-params.js';
+
+const run = promisify(execFile);
+
+/** The v1 request body (spec 2.3) without the signature. */
+export interface MakerOrderBody {
+  isOrderAsk: boolean;
+  signer: string;
+  collection: string;
+  price: string;
+  tokenId: string | null;
+  amount: string;
+  strategy: string;
+  currency: string;
+  nonce: string;
+  startTime: number;
+  endTime: number;
+  minPercentageToAsk: number;
+  params: (string | boolean | number)[];
+}
+
+export interface SdkSigned {
+  makerOrder: MakerOrderBody & { signature: string };
+  structHash: string;
+  digest: string;
+  encodedParams: string;
+}
+
+/** Signs with @looksrare/sdk@0.12.1 + ethers 5 Wallet._signTypedData, as v1 clients did. */
+export async function signWithV1Sdk(chainId: number, verifyingContract: string, entries: { privateKey: string; order: MakerOrderBody }[]): Promise<SdkSigned[]> {
+  const child = run(process.execPath, ['test/sdk-client/sign-orders.js'], { maxBuffer: 16 << 20 });
+  child.child.stdin!.end(JSON.stringify({ chainId, verifyingContract, orders: entries }));
+  const { stdout } = await child;
+  return JSON.parse(stdout) as SdkSigned[];
+}
+
+/** Signs in-process with ethers 6 (same typed data), for cases that need many orders fast. */
+export async function signWithEthers6(wallet: Wallet, chainId: number, verifyingContract: string, order: MakerOrderBody): Promise<MakerOrderBody & { signature: string }> {
+  const parsed = parseParams(order.params);
+  if (!parsed.ok) throw new Error(parsed.message);
+  const value = { ...order, tokenId: order.tokenId ?? '0', params: encodeParams(parsed.values) };
+  const signature = await wallet.signTypedData(exchangeDomain(chainId, verifyingContract), MAKER_ORDER_TYPES, value);
+  return { ...order, signature };
+}
