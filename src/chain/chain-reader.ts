@@ -16,10 +16,12 @@ export interface DiscoveredCollection {
 
 export class ChainUnavailableError extends Error {}
 
+/** A contract-level failure (revert, no such function) reads as "no answer"; a node that cannot be reached stays an error. */
 async function optional<T>(p: Promise<T>): Promise<T | null> {
   try {
     return await p;
-  } catch {
+  } catch (err) {
+    if (err instanceof ChainUnavailableError) throw err;
     return null;
   }
 }
