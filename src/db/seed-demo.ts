@@ -9,27 +9,11 @@ import { exchangeDomain, type MakerOrder } from '../domain/maker-order.js';
 import { encodeParams, type ParamValue } from '../domain/order-params.js';
 import type { OrderStatusName } from '../domain/order-status.js';
 import type { Services } from '../services/index.js';
+import { prng } from './prng.js';
 import { signedOrderRow } from './signed-order-row.js';
 
 const DAY = 86_400;
 const ETH = 10n ** 18n;
-
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!,
-  };
-}
 
 const demoAddress = (label: string) => getAddress(keccak256(toUtf8Bytes(label)).slice(0, 42));
 
