@@ -1,12 +1,17 @@
 // Boot: open the database, apply migrations, seed the embedded demo on first creation, build
 // the services and the HTTP app. Used by the server, the CLI commands and the tests.
 import { createChainReader } from './chain/chain-reader.js';
+import { createIndexer } from './chain/indexer/indexer.js';
+import { createIndexerProvider } from './chain/indexer/indexer-provider.js';
+import { createEventBus, type EventBus } from './events/event-bus.js';
+import { publishIndexerEvent } from './events/from-indexer.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { seedDemo } from './db/seed-demo.js';
 import type { Logger } from './logger.js';
 import { createServices, type Services } from './services/index.js';
+import { createSignatureVerifier, type SignatureVerifier } from './services/signature-pool.js';
 import { createApp, type App } from './yoga.js';
 
 export interface Running {
@@ -21,20 +26,31 @@ export interface BootOptions {
   db?: Database;
   now?: () => Date;
   collectDefaultMetrics?: boolean;
+  /** false: never start the chain indexer in this process (tests drive it themselves) */
+  indexer?: boolean;
 }
 
 export async function boot(config: Config, logger: Logger, opts: BootOptions = {}): Promise<Running> {
   const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
+  let signatures: SignatureVerifier | undefined;
+  let events: EventBus | undefined;
+  let stopIndexer = async () => {};
   try {
     const migrations = await migrate(db.sql);
     logger.info({ database: db.describe, applied: migrations.applied, alreadyApplied: migrations.alreadyApplied.length }, 'database ready');
+    signatures = createSignatureVerifier(config.signatureWorkers, {
+      onWorkerError: (err) => logger.error({ err }, 'signature worker failed; the order was verified on the main thread'),
+    });
+    events = createEventBus({ redisUrl: config.redisUrl });
     const services = createServices({
+      events,
       db,
       config,
       network: config.network,
       chain: config.rpcUrl ? createChainReader(config.rpcUrl, config.network) : null,
       now: opts.now ?? (() => new Date()),
       onInternalError: (err) => logger.error({ err }, 'unexpected error behind a REST route'),
+      signatures,
     });
     const freshEmbedded = db.kind === 'pglite' && migrations.alreadyApplied.length === 0 && migrations.applied.length > 0;
     if (freshEmbedded && config.seed && (await db.prisma.collection.count()) === 0) {
@@ -42,11 +58,51 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       const summary = await seedDemo(services);
       logger.info({ ...summary, ms: Math.round(performance.now() - t0) }, 'demo marketplace seeded (SEED=0 to skip)');
     }
-    if (!config.rpcUrl) logger.warn('RPC_URL is not set: checks that need chain state are skipped');
+    if (!config.rpcUrl) logger.warn('RPC_URL is not set: checks that need chain state are skipped and the chain indexer is off');
+    else if (config.indexer.enabled && opts.indexer !== false) stopIndexer = await startIndexer(config, logger, services);
     const yoga = createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics });
-    return { db, services, yoga, close: () => db.close() };
+    const verifier = signatures;
+    const bus = events;
+    return {
+      db,
+      services,
+      yoga,
+      close: async () => {
+        await stopIndexer();
+        await verifier.close();
+        await bus.close();
+        await db.close();
+      },
+    };
   } catch (err) {
+    await stopIndexer().catch(() => {});
+    await signatures?.close().catch(() => {});
+    await events?.close().catch(() => {});
     await db.close().catch(() => {});
     throw err;
   }
+}
+
+/** The indexer in the service process: one instance indexes at a time (advisory lock), the others wait. */
+async function startIndexer(config: Config, logger: Logger, services: Services): Promise<() => Promise<void>> {
+  const provider = createIndexerProvider(config.rpcUrl!, config.network.chainId);
+  const { startBlock, confirmations, batchSize, pollMs } = config.indexer;
+  const start = startBlock === 'latest' ? Math.max(0, (await provider.getBlockNumber()) - confirmations) : startBlock;
+  const indexer = createIndexer({
+    db: services.deps.db,
+    provider,
+    network: config.network,
+    startBlock: start,
+    confirmations,
+    batchSize,
+    now: services.now,
+    logger,
+    onEvent: (e) => publishIndexerEvent(services.deps.events, e, services.now()),
+  });
+  indexer.start(pollMs);
+  logger.info({ startBlock: start, confirmations, batchSize, pollMs }, 'chain indexer running (INDEXER=off to disable)');
+  return async () => {
+    await indexer.stop();
+    provider.destroy();
+  };
 }

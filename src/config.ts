@@ -1,5 +1,6 @@
 // The only reader of process.env. Parsed and validated once at boot: a bad value stops the
 // process with a message naming the variable, instead of surfacing later as "undefined".
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { normalizeAddress } from './domain/address.js';
 import { resolveNetwork, type Network } from './domain/networks.js';
@@ -65,6 +66,22 @@ const addressList = z
   });
 
 const envSchema = z.object({
+  REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), { message: 'must be a redis:// or rediss:// URL' }),
+  INDEXER: z.enum(['on', 'off']).default('on'),
+  INDEXER_START_BLOCK: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '' || v === 'latest') return 'latest' as const;
+      if (!/^\d+$/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: `expected a block number or "latest", got "${v}"` });
+        return z.NEVER;
+      }
+      return Number(v);
+    }),
+  INDEXER_CONFIRMATIONS: int(3, 0, 1000),
+  INDEXER_BATCH_SIZE: int(100, 1, 100_000),
+  INDEXER_POLL_MS: int(2000, 10, 3_600_000),
   CHAIN_ID: int(1, 1, 2 ** 31),
   RPC_URL: optionalString.refine((v) => v === undefined || /^(https?|wss?):\/\//.test(v), {
     message: 'must be an http(s):// or ws(s):// URL',
@@ -111,12 +128,17 @@ const envSchema = z.object({
       return parts.map(Number);
     }),
   GLOBAL_DATA_MAX_AGE_SECONDS: int(86_400, 1, 365 * 86_400),
+  SIGNATURE_WORKERS: int(availableParallelism(), 0, 256),
 });
 
 export type Config = {
   /** the chain's address book with env overrides applied (src/domain/networks.ts) */
   network: Network;
   rpcUrl: string | undefined;
+  /** live events reach every instance through Redis when set; in-process otherwise */
+  redisUrl: string | undefined;
+  /** the chain indexer (issue 4); runs in the service process when RPC_URL is set and INDEXER=on */
+  indexer: { enabled: boolean; startBlock: number | 'latest'; confirmations: number; batchSize: number; pollMs: number };
   port: number;
   host: string;
   databaseUrl: string | undefined;
@@ -134,6 +156,8 @@ export type Config = {
   maxQueryComplexity: number;
   maxQueryDepth: number;
   listingRewards: { enabled: boolean; points: number[]; maxAgeSeconds: number };
+  /** worker threads verifying order signatures; 0 = on the main thread */
+  signatureWorkers: number;
 };
 
 export class ConfigError extends Error {}
@@ -157,6 +181,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dutchAuction: e.STRATEGY_DUTCH_AUCTION_ADDRESSES,
     }),
     rpcUrl: e.RPC_URL,
+    redisUrl: e.REDIS_URL,
+    indexer: {
+      enabled: e.INDEXER === 'on',
+      startBlock: e.INDEXER_START_BLOCK,
+      confirmations: e.INDEXER_CONFIRMATIONS,
+      batchSize: e.INDEXER_BATCH_SIZE,
+      pollMs: e.INDEXER_POLL_MS,
+    },
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
@@ -176,5 +208,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       points: e.LISTING_REWARD_POINTS,
       maxAgeSeconds: e.GLOBAL_DATA_MAX_AGE_SECONDS,
     },
+    signatureWorkers: e.SIGNATURE_WORKERS,
   };
 }

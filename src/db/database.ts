@@ -65,10 +65,18 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
     withSession: async (fn) => {
       if (q !== pool) return fn(runnerFor(q));
       const client = await pool.connect();
+      // A held session (advisory locks, the indexer) can be dropped by the server; without a
+      // listener pg raises that as an unhandled 'error' and the whole process exits.
+      let broken: Error | undefined;
+      const onError = (err: Error) => {
+        broken = err;
+      };
+      client.on('error', onError);
       try {
         return await fn(runnerFor(client));
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(broken ?? false);
       }
     },
   });

@@ -6,8 +6,10 @@ import './order.js';
 import './collection-stats.js';
 import './collection.js';
 import './listing-rewards.js';
+import './market-data.js';
 import './nonce.js';
 import './order-submission.js';
+import './subscriptions.js';
 
 export const schema = builder.toSchema();
 

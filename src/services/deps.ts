@@ -4,6 +4,8 @@ import type { ChainReader } from '../chain/chain-reader.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Network } from '../domain/networks.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { SignatureVerifier } from './signature-pool.js';
 
 export interface ServiceDeps {
   db: Database;
@@ -13,8 +15,12 @@ export interface ServiceDeps {
   chain: ChainReader | null;
   /** the clock; tests pin it */
   now: () => Date;
+  /** live events for subscriptions (in-process, or Redis with REDIS_URL) */
+  events: EventBus;
   /** told about unexpected failures that were masked for the client (logged by the app) */
   onInternalError?: (err: unknown) => void;
+  /** order signature verification (a worker pool from boot); unset = on the main thread */
+  signatures?: SignatureVerifier;
 }
 
 export const nowSeconds = (deps: Pick<ServiceDeps, 'now'>): bigint => BigInt(Math.floor(deps.now().getTime() / 1000));

@@ -1,7 +1,10 @@
 // Listing rewards (spec 2.8): the top 5 verified collections by 24h volume on the other
 // marketplace, among those whose operator-fed market data is fresh. Points per snapshot come
 // from configuration by rank. floorGlobal is the lower of that marketplace's floor and ours.
+// The market data comes from the operator feed in ./market-data.ts, exposed here because it
+// exists for this program (one service object for the mutation, the CLI and the read).
 import type { ServiceDeps } from './deps.js';
+import { createMarketDataService } from './market-data.js';
 
 export interface ListingRewardEntry {
   collectionAddress: string;
@@ -37,7 +40,7 @@ export function createListingRewardsService(deps: ServiceDeps) {
     });
   }
 
-  return { topListingRewards };
+  return { topListingRewards, upsertMarketData: createMarketDataService(deps).upsertMarketData };
 }
 
 export type ListingRewardsService = ReturnType<typeof createListingRewardsService>;

@@ -9,11 +9,12 @@ import { parseMakerOrderInput, toSignedMakerOrder, type ParsedMakerOrderInput } 
 import { paramsToJson } from '../domain/order-params.js';
 import { orderProblem, type OrderProblem } from '../domain/order-problems.js';
 import { checkOrderRules } from '../domain/order-rules.js';
-import { checkSignature, ECDSA_PROBLEM_CODES } from '../domain/order-signature.js';
+import { ECDSA_PROBLEM_CODES } from '../domain/order-signature.js';
 import { strategyKind } from '../domain/networks.js';
 import type { Order } from '../generated/prisma/client.js';
 import { nowSeconds, type ServiceDeps } from './deps.js';
 import { OrderRejectedError } from './order-rejected.js';
+import { inlineSignatureVerifier } from './signature-pool.js';
 import type { StatsService } from './stats.js';
 
 /** Spec 2.4 rule 3 / spec 8. */
@@ -43,6 +44,7 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: StatsServ
   const { prisma, sql } = deps.db;
   const { network, chain } = deps;
   const domain = exchangeDomain(network.chainId, network.exchange);
+  const signatures = deps.signatures ?? inlineSignatureVerifier;
 
   async function assess(raw: unknown): Promise<Assessment> {
     const parse = parseMakerOrderInput(raw);
@@ -51,7 +53,7 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: StatsServ
     const order = toSignedMakerOrder(p);
     const hash = computeOrderHash(order);
     const problems: OrderProblem[] = [];
-    const sigCheck = checkSignature(order, p.signature, domain);
+    const sigCheck = await signatures.check(order, p.signature, domain);
 
     // Database state for the rules below, in one statement.
     const [state] = await sql.query<StateRow>(
@@ -150,6 +152,11 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: StatsServ
         await tx.$executeRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`;
         const siblings = await tx.order.count({ where: { signer: p.signer, nonce: p.nonce.toString() } });
         if (siblings >= MAX_ORDERS_PER_NONCE) throw new OrderRejectedError([orderProblem('NONCE_CAP_REACHED', 'nonce')], a.hash);
+        // Again under the lock: the indexer may have killed this nonce since the assessment.
+        const dead = await tx.deadNonce.findUnique({ where: { signer_nonce: { signer: p.signer, nonce: p.nonce.toString() } }, select: { reason: true } });
+        const min = await tx.signerNonceState.findUnique({ where: { signer: p.signer }, select: { minNonce: true } });
+        if (dead) throw new OrderRejectedError([orderProblem('NONCE_USED', 'nonce')], a.hash);
+        if (min && p.nonce < BigInt(min.minNonce.toFixed())) throw new OrderRejectedError([orderProblem('NONCE_TOO_LOW', 'nonce')], a.hash);
         if (a.discovered) {
           const d = a.discovered;
           await tx.collection.upsert({
@@ -196,6 +203,17 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: StatsServ
     if (!a.valid) throw new OrderRejectedError(a.problems, a.hash);
     const order = await insert(a);
     if (order.isOrderAsk) await stats.recordFloor(order.collectionAddress);
+    deps.events.publishOrderEvent({
+      kind: 'CREATED',
+      hash: order.hash,
+      collection: order.collectionAddress,
+      signer: order.signer,
+      isOrderAsk: order.isOrderAsk,
+      oldStatus: null,
+      newStatus: order.status,
+      at: deps.now().toISOString(),
+      blockNumber: null,
+    });
     return order;
   }
 

@@ -1,0 +1,76 @@
+// Live events (issue 4; the original API had none): order lifecycle and sales, published by order
+// submission and the chain indexer, delivered to GraphQL subscriptions over Server-Sent Events.
+// With REDIS_URL set, graphql-yoga's Redis event target carries every event to the subscribers
+// of every instance; without it, delivery stays in this process.
+import { createPubSub } from 'graphql-yoga';
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { Redis } from 'ioredis';
+
+/** JSON-safe on purpose: events cross Redis as JSON (uint256 values are decimal strings). */
+export interface OrderEvent {
+  kind: 'CREATED' | 'STATUS_CHANGED' | 'EXECUTED';
+  hash: string;
+  collection: string;
+  signer: string;
+  isOrderAsk: boolean;
+  /** null for CREATED */
+  oldStatus: string | null;
+  newStatus: string;
+  /** ISO time the service saw the change */
+  at: string;
+  /** the block of the chain event behind the change, when there is one */
+  blockNumber: number | null;
+}
+
+export interface SaleEvent {
+  collection: string;
+  tokenId: string;
+  amount: string;
+  price: string;
+  currency: string;
+  buyer: string;
+  seller: string;
+  orderHash: string | null;
+  txHash: string;
+  logIndex: number;
+  blockNumber: number;
+  timestamp: string;
+}
+
+export type Topics = {
+  'order-events': [OrderEvent];
+  sales: [SaleEvent];
+};
+
+export interface EventBus {
+  publishOrderEvent(e: OrderEvent): void;
+  publishSale(e: SaleEvent): void;
+  subscribe<K extends keyof Topics>(topic: K): AsyncIterable<Topics[K][0]>;
+  /** 'redis' or 'memory' */
+  transport: string;
+  close(): Promise<void>;
+}
+
+export function createEventBus(opts: { redisUrl?: string; channelPrefix?: string } = {}): EventBus {
+  let close = async () => {};
+  let eventTarget;
+  if (opts.redisUrl) {
+    // One connection publishes; a subscribed Redis connection cannot issue other commands.
+    const publishClient = new Redis(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    const subscribeClient = new Redis(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    eventTarget = createRedisEventTarget({ publishClient, subscribeClient });
+    close = async () => {
+      publishClient.disconnect();
+      subscribeClient.disconnect();
+    };
+  }
+  const prefix = opts.channelPrefix ?? 'marketplace';
+  const pubsub = createPubSub<Record<string, [unknown]>>(eventTarget ? { eventTarget } : {});
+  return {
+    transport: opts.redisUrl ? 'redis' : 'memory',
+    publishOrderEvent: (e) => pubsub.publish(`${prefix}:order-events`, e),
+    publishSale: (e) => pubsub.publish(`${prefix}:sales`, e),
+    subscribe: (topic) => pubsub.subscribe(`${prefix}:${topic}`) as AsyncIterable<never>,
+    close,
+  };
+}
