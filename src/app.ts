@@ -31,6 +31,8 @@ export interface BootOptions {
 }
 
 export async function boot(config: Config, logger: Logger, opts: BootOptions = {}): Promise<Running> {
+  // The database is closed here only if boot opened it (tests pass their own).
+  const ownsDb = !opts.db;
   const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
   let signatures: SignatureVerifier | undefined;
   let events: EventBus | undefined;
@@ -71,14 +73,14 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
         await stopIndexer();
         await verifier.close();
         await bus.close();
-        await db.close();
+        if (ownsDb) await db.close();
       },
     };
   } catch (err) {
     await stopIndexer().catch(() => {});
     await signatures?.close().catch(() => {});
     await events?.close().catch(() => {});
-    await db.close().catch(() => {});
+    if (ownsDb) await db.close().catch(() => {});
     throw err;
   }
 }

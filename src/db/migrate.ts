@@ -65,7 +65,8 @@ export interface MigrateResult {
 
 export async function migrate(sql: SqlRunner, migrations: Migration[] = readMigrations()): Promise<MigrateResult> {
   return sql.withSession(async (session) => {
-    await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    // Keyed by database too: advisory locks are server-wide, and other databases need not wait.
+    await session.query('SELECT pg_advisory_lock($1::int, hashtext(current_database()))', [MIGRATION_LOCK_ID]);
     try {
       await session.exec(CREATE_MIGRATIONS_TABLE);
       const rows = await session.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
@@ -100,7 +101,7 @@ export async function migrate(sql: SqlRunner, migrations: Migration[] = readMigr
       }
       return result;
     } finally {
-      await session.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+      await session.query('SELECT pg_advisory_unlock($1::int, hashtext(current_database()))', [MIGRATION_LOCK_ID]).catch(() => {});
     }
   });
 }

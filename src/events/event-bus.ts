@@ -70,7 +70,29 @@ export function createEventBus(opts: { redisUrl?: string; channelPrefix?: string
     transport: opts.redisUrl ? 'redis' : 'memory',
     publishOrderEvent: (e) => pubsub.publish(`${prefix}:order-events`, e),
     publishSale: (e) => pubsub.publish(`${prefix}:sales`, e),
-    subscribe: (topic) => pubsub.subscribe(`${prefix}:${topic}`) as AsyncIterable<never>,
+    subscribe: (topic) => eager(pubsub.subscribe(`${prefix}:${topic}`) as AsyncIterable<never>),
     close,
+  };
+}
+
+/**
+ * yoga's pubsub hands out a lazy Repeater: its listener is attached on the first next(), i.e.
+ * when the SSE stream is first pulled. An event published between "subscription accepted" and
+ * that first pull would be lost. Asking for the first value at once attaches the listener now.
+ */
+function eager<T>(source: AsyncIterable<T>): AsyncIterable<T> {
+  const it = source[Symbol.asyncIterator]();
+  let first: Promise<IteratorResult<T>> | null = it.next();
+  first.catch(() => {});
+  return {
+    [Symbol.asyncIterator]: () => ({
+      next: () => {
+        const p = first ?? it.next();
+        first = null;
+        return p;
+      },
+      return: (value?: unknown) => it.return?.(value) ?? Promise.resolve({ done: true as const, value: value as T }),
+      throw: (err?: unknown) => it.throw?.(err) ?? Promise.reject(err),
+    }),
   };
 }

@@ -563,7 +563,7 @@ describe.runIf(TEST_DATABASE_URL)('one active indexer among several (postgres, l
       });
       const lockHolders = async () =>
         (await dbB.sql.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM pg_locks
-           WHERE locktype = 'advisory' AND objid = $1 AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, [INDEXER_LOCK_ID]))[0]!.n;
+           WHERE locktype = 'advisory' AND classid = $1 AND objsubid = 2 AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, [INDEXER_LOCK_ID]))[0]!.n;
       const until = async (cond: () => Promise<boolean>, ms = 20_000) => {
         const end = Date.now() + ms;
         while (!(await cond())) {

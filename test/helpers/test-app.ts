@@ -25,14 +25,14 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { now
   const testDb = await openTestDatabase();
   const config = loadConfig({ SEED: '0', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', ...env });
   const clock = { now: opts.now ?? FIXED_NOW };
-  const running = await boot(config, createLogger('silent'), { db: testDb.db, indexer: env.INDEXER === 'on', now: () => clock.now });
+  const running = await boot(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { db: testDb.db, indexer: env.INDEXER === 'on', now: () => clock.now });
   return {
     ...running,
     testDb,
     config,
     clock,
     close: async () => {
-      await running.services.deps.signatures?.close(); // the worker pool (the database is testDb's)
+      await running.close(); // indexer, worker pool, event bus (the database is testDb's)
       await testDb.close();
     },
     async gql(query, variables, headers = {}) {
