@@ -7,7 +7,7 @@ import { createLogger } from '../logger.js';
 
 const config = { ...loadConfig(), seed: false };
 const logger = createLogger(config.logLevel);
-const running = await boot(config, logger);
+const running = await boot(config, logger, { indexer: false });
 try {
   const existing = await running.db.prisma.collection.count();
   if (existing > 0) {

@@ -1,0 +1,36 @@
+// The shared shape of the operator import commands: a JSON file in, one service call, the
+// problems printed on refusal (exit 1), usage errors exit 2. They boot without the chain
+// indexer: a one-shot command must not start following the chain.
+import { readFileSync } from 'node:fs';
+import { boot } from '../app.js';
+import { loadConfig } from '../config.js';
+import { ServiceError } from '../domain/errors.js';
+import { createLogger } from '../logger.js';
+import type { Services } from '../services/index.js';
+
+export async function runJsonImport(usage: string, apply: (services: Services, list: unknown, file: string) => Promise<string>): Promise<void> {
+  const file = process.argv[2];
+  if (!file) {
+    console.error(`usage: ${usage}`);
+    process.exit(2);
+  }
+  let list: unknown;
+  try {
+    list = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    console.error(`cannot read ${file}: ${(err as Error).message}`);
+    process.exit(2);
+  }
+  const config = { ...loadConfig(), seed: false };
+  const running = await boot(config, createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel), { indexer: false });
+  try {
+    console.log(await apply(running.services, list, file));
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err;
+    console.error(err.message);
+    for (const p of err.problems) console.error(`  ${p.field}: ${p.message}`);
+    process.exitCode = 1;
+  } finally {
+    await running.close();
+  }
+}
