@@ -33,7 +33,7 @@ export interface BootOptions {
 export async function boot(config: Config, logger: Logger, opts: BootOptions = {}): Promise<Running> {
   // The database is closed here only if boot opened it (tests pass their own).
   const ownsDb = !opts.db;
-  const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
+  const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts }));
   let signatures: SignatureVerifier | undefined;
   let events: EventBus | undefined;
   let stopIndexer = async () => {};
@@ -62,6 +62,8 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
     }
     if (!config.rpcUrl) logger.warn('RPC_URL is not set: checks that need chain state are skipped and the chain indexer is off');
     else if (config.indexer.enabled && opts.indexer !== false) stopIndexer = await startIndexer(config, logger, services);
+    const indexerOn = Boolean(config.rpcUrl && config.indexer.enabled && opts.indexer !== false);
+    services.health.register('indexer', () => ({ status: indexerOn ? 'on' : 'off' }), { required: false });
     const yoga = createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics });
     const verifier = signatures;
     const bus = events;

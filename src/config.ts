@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { normalizeAddress } from './domain/address.js';
 import { resolveNetwork, type Network } from './domain/networks.js';
+import type { DatabaseTimeouts } from './db/database.js';
 
 const bool = (fallback: boolean) =>
   z
@@ -100,6 +101,12 @@ const envSchema = z.object({
     message: 'must be a postgres:// or postgresql:// URL (unset it to use the embedded database)',
   }),
   DATABASE_POOL_SIZE: int(10, 1, 500),
+  // How long a stuck PostgreSQL may hold a request (issue 12); 0 = no limit.
+  DATABASE_CONNECT_TIMEOUT_MS: int(2000, 0, 600_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: int(5000, 0, 3_600_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(10_000, 0, 3_600_000),
+  DATABASE_SESSION_TIMEOUT_MS: int(60_000, 0, 3_600_000),
+  HEALTH_CHECK_TIMEOUT_MS: int(1000, 50, 60_000),
   DATA_DIR: z.string().default('./data'),
   SEED: bool(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -181,6 +188,10 @@ export type Config = {
   host: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** PostgreSQL connection, statement, idle-in-transaction and session timeouts (src/db/database.ts) */
+  databaseTimeouts: DatabaseTimeouts;
+  /** /readyz waits at most this long for each component */
+  healthCheckTimeoutMs: number;
   /** a folder for the embedded database, or 'memory' */
   dataDir: string;
   seed: boolean;
@@ -235,6 +246,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseTimeouts: {
+      connectMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      sessionMs: e.DATABASE_SESSION_TIMEOUT_MS,
+    },
+    healthCheckTimeoutMs: e.HEALTH_CHECK_TIMEOUT_MS,
     dataDir: e.DATA_DIR,
     seed: e.SEED,
     logLevel: e.LOG_LEVEL,

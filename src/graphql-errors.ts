@@ -3,8 +3,14 @@
 // no stack trace or SQL ever reaches a client.
 import { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
+import { isDatabaseUnavailable } from './db/database-unavailable.js';
 import { ServiceError } from './domain/errors.js';
-import { httpStatusFor } from './rest/http-status.js';
+import { httpHeadersFor, httpStatusFor } from './rest/http-status.js';
+
+/** The database is not answering: the client should retry (503 + Retry-After), not report a bug. */
+export function serviceUnavailable(): ServiceError {
+  return new ServiceError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable: the database is not answering; retry after the time in Retry-After');
+}
 
 function findServiceError(err: unknown): ServiceError | null {
   let e: unknown = err;
@@ -16,7 +22,7 @@ function findServiceError(err: unknown): ServiceError | null {
 }
 
 export function maskError(error: unknown, message: string): Error {
-  const service = findServiceError(error);
+  const service = findServiceError(error) ?? (isDatabaseUnavailable(error) ? serviceUnavailable() : null);
   if (service) {
     const path = error instanceof GraphQLError ? error.path : undefined;
     return createGraphQLError(service.message, {
@@ -24,7 +30,7 @@ export function maskError(error: unknown, message: string): Error {
       extensions: {
         code: service.code,
         ...(service.problems.length ? { problems: service.problems } : {}),
-        http: { status: httpStatusFor(service.code) },
+        http: { status: httpStatusFor(service.code), headers: httpHeadersFor(service.code) },
       },
     });
   }

@@ -33,6 +33,15 @@ query Marketplace {
 
 export function createApp(services: Services, config: Config, logger: Logger, opts: { collectDefaultMetrics?: boolean } = {}) {
   const metrics = createMetrics(opts.collectDefaultMetrics ?? false);
+  const rateLimit = createRateLimiter({
+    perMinute: config.rateLimitPerMinute,
+    apiKeys: config.apiKeyLimits,
+    trustProxy: config.trustProxy,
+    redisUrl: config.redisUrl,
+    logger,
+  });
+  // Optional: without Redis the limits (and events) fall back to this instance.
+  if (rateLimit?.redisReady() != null) services.health.register('redis', () => ({ status: rateLimit.redisReady() ? 'up' : 'down' }), { required: false });
   return createYoga({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -51,13 +60,8 @@ export function createApp(services: Services, config: Config, logger: Logger, op
         services,
         logger,
         metrics,
-        rateLimit: createRateLimiter({
-          perMinute: config.rateLimitPerMinute,
-          apiKeys: config.apiKeyLimits,
-          trustProxy: config.trustProxy,
-          redisUrl: config.redisUrl,
-          logger,
-        }),
+        rateLimit,
+        healthCheckTimeoutMs: config.healthCheckTimeoutMs,
         maxBodyBytes: config.maxBodyBytes,
         graphqlEndpoint: GRAPHQL_ENDPOINT,
       }),

@@ -28,6 +28,53 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** called with every SQL statement sent, through Prisma or the SQL runner (tests count them) */
   onQuery?: (sql: string) => void;
+  /** PostgreSQL only (PGlite runs in-process: nothing between it and us can hang) */
+  timeouts?: Partial<DatabaseTimeouts>;
+}
+
+/** How long PostgreSQL may keep a request waiting (0 = no limit). */
+export interface DatabaseTimeouts {
+  /** to get a pooled connection, opening one included */
+  connectMs: number;
+  /** per statement: the server cancels it (statement_timeout), and the client gives up
+   * 1 s later if the server does not answer at all (a hung server or network) */
+  statementMs: number;
+  /** a transaction left idle this long is ended by the server, releasing its locks */
+  idleInTransactionMs: number;
+  /** per statement on dedicated sessions (migrations waiting on the migration lock, the indexer) */
+  sessionMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 2000, statementMs: 5000, idleInTransactionMs: 10_000, sessionMs: 60_000 };
+
+/** The client-side bound for a statement: the server's own timeout first, then ours. */
+const readTimeout = (ms: number) => (ms > 0 ? ms + 1000 : 0);
+
+/**
+ * A pg client whose query timed out on the client side still has that query in flight: given
+ * back to the pool it would block whoever gets it next (Prisma releases transaction clients
+ * without an error). Destroy its socket instead, so the pool replaces it.
+ */
+function destroyOnReadTimeout(client: pg.PoolClient) {
+  const original = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const kill = (err: unknown) => {
+    if (err instanceof Error && err.message === 'Query read timeout') {
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    }
+  };
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const last = args[args.length - 1];
+    if (typeof last === 'function') {
+      args[args.length - 1] = (err: unknown, res: unknown) => {
+        kill(err);
+        (last as (e: unknown, r: unknown) => void)(err, res);
+      };
+      return original(...args);
+    }
+    const result = original(...args);
+    if (result instanceof Promise) result.catch(kill);
+    return result;
+  };
 }
 
 function attachQueryLog(prisma: PrismaClient, onQuery?: (sql: string) => void) {
@@ -47,23 +94,37 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
 }
 
 function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+  const t = { ...DEFAULT_DATABASE_TIMEOUTS, ...opts.timeouts };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.poolSize ?? 10,
+    connectionTimeoutMillis: t.connectMs,
+    statement_timeout: t.statementMs,
+    query_timeout: readTimeout(t.statementMs),
+    idle_in_transaction_session_timeout: t.idleInTransactionMs,
+    // A dead peer (partition) is noticed by the OS instead of never.
+    keepAlive: true,
+  });
   // An idle client erroring (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  pool.on('connect', destroyOnReadTimeout);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), ...clientOptions(opts.onQuery) });
   attachQueryLog(prisma, opts.onQuery);
   const log = opts.onQuery ?? (() => {});
-  const runnerFor = (q: pg.Pool | pg.PoolClient): SqlRunner => ({
+  // pg reads a per-query query_timeout at run time; its types do not declare it.
+  const statement = (text: string, values: unknown[] | undefined, queryTimeout: number | undefined) =>
+    ({ text, values, ...(queryTimeout === undefined ? {} : { query_timeout: queryTimeout }) }) as pg.QueryConfig;
+  const runnerFor = (q: pg.Pool | pg.PoolClient, queryTimeout?: number): SqlRunner => ({
     exec: async (sql) => {
       log(sql);
-      await q.query(sql);
+      await q.query(statement(sql, undefined, queryTimeout));
     },
     query: async <T>(sql: string, params?: unknown[]) => {
       log(sql);
-      return (await q.query(sql, params)).rows as T[];
+      return (await q.query(statement(sql, params, queryTimeout))).rows as T[];
     },
     withSession: async (fn) => {
-      if (q !== pool) return fn(runnerFor(q));
+      if (q !== pool) return fn(runnerFor(q, queryTimeout));
       const client = await pool.connect();
       // A held session (advisory locks, the indexer) can be dropped by the server; without a
       // listener pg raises that as an unhandled 'error' and the whole process exits.
@@ -73,7 +134,13 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
       };
       client.on('error', onError);
       try {
-        return await fn(runnerFor(client));
+        // Sessions wait on advisory locks and run whole batches: their own, longer bound.
+        await client.query(statement(`SET statement_timeout = ${Math.floor(t.sessionMs)}`, undefined, readTimeout(t.sessionMs)));
+        try {
+          return await fn(runnerFor(client, readTimeout(t.sessionMs)));
+        } finally {
+          if (!broken) await client.query('RESET statement_timeout').catch((err: Error) => (broken = err));
+        }
       } finally {
         client.off('error', onError);
         client.release(broken ?? false);

@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'ADMIN_DISABLED',
   'RATE_LIMITED',
   'QUERY_TOO_COMPLEX',
+  'SERVICE_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 

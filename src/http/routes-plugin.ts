@@ -5,7 +5,9 @@ import type { Plugin } from 'graphql-yoga';
 import { createContext } from '../context.js';
 import { ServiceError } from '../domain/errors.js';
 import { fail } from '../rest/envelope.js';
-import { httpStatusFor } from '../rest/http-status.js';
+import { httpHeadersFor, httpStatusFor } from '../rest/http-status.js';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
+import { serviceUnavailable } from '../graphql-errors.js';
 import { RestFailure } from '../rest/execute.js';
 import { parseQueryString } from '../rest/query-string.js';
 import { API_PREFIX, ROUTES } from '../rest/routes.js';
@@ -21,6 +23,8 @@ interface Options {
   rateLimit: RateLimiter | null;
   maxBodyBytes: number;
   graphqlEndpoint: string;
+  /** /readyz waits at most this long per component */
+  healthCheckTimeoutMs?: number;
 }
 
 const json = (body: unknown, status: number) =>
@@ -53,7 +57,8 @@ export function useHttpRoutes(opts: Options): Plugin {
       return await handler(parseQueryString(url.search), createContext(services, request.headers), request);
     } catch (err) {
       if (err instanceof RestFailure) return err.response;
-      if (err instanceof ServiceError) return fail(httpStatusFor(err.code), err.message, err.problems);
+      const service = err instanceof ServiceError ? err : isDatabaseUnavailable(err) ? serviceUnavailable() : null;
+      if (service) return fail(httpStatusFor(service.code), service.message, service.problems, httpHeadersFor(service.code));
       logger.error({ err, path: url.pathname }, 'REST handler failed');
       return fail(500, 'Internal server error');
     }
@@ -73,8 +78,10 @@ export function useHttpRoutes(opts: Options): Plugin {
 
       if (path === '/healthz') return done(json({ status: 'ok' }, 200), '/healthz');
       if (path === '/readyz') {
-        const db = await services.health.databaseReachable();
-        return done(json({ status: db.ok ? 'ready' : 'not ready', database: db.detail }, db.ok ? 200 : 503), '/readyz');
+        const r = await services.health.readiness(opts.healthCheckTimeoutMs);
+        const response = json({ status: r.ready ? 'ready' : 'not ready', components: r.components }, r.ready ? 200 : 503);
+        response.headers.set('cache-control', 'no-store');
+        return done(response, '/readyz');
       }
       if (path === '/metrics') {
         return done(new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } }), '/metrics');

@@ -7,7 +7,7 @@ import type { FieldProblem } from '../domain/errors.js';
 import { maskError } from '../graphql-errors.js';
 import { schema } from '../schema/index.js';
 import { fail } from './envelope.js';
-import { httpStatusFor } from './http-status.js';
+import { httpHeadersFor, httpStatusFor } from './http-status.js';
 
 export class RestFailure extends Error {
   constructor(readonly response: Response) {
@@ -26,7 +26,7 @@ export async function runDocument<TData, TVars extends Record<string, unknown>>(
     const code = String(masked.extensions?.code ?? 'INTERNAL');
     if (code === 'INTERNAL') ctx.services.deps.onInternalError?.(result.errors[0]);
     const problems = masked.extensions?.problems as FieldProblem[] | undefined;
-    throw new RestFailure(fail(httpStatusFor(code), masked.message, problems));
+    throw new RestFailure(fail(httpStatusFor(code), masked.message, problems, httpHeadersFor(code)));
   }
   return result.data as TData;
 }

@@ -14,9 +14,18 @@ const STATUS: Record<ErrorCode, number> = {
   ADMIN_DISABLED: 403,
   RATE_LIMITED: 429,
   QUERY_TOO_COMPLEX: 400,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
 export function httpStatusFor(code: string): number {
   return STATUS[code as ErrorCode] ?? (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' ? 400 : 500);
 }
+
+/** Headers a failure of this code carries (a 503 tells the client when to retry). */
+export function httpHeadersFor(code: string): Record<string, string> {
+  return code === 'SERVICE_UNAVAILABLE' ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {};
+}
+
+/** Seconds a client is asked to wait before retrying while a dependency is down. */
+export const RETRY_AFTER_SECONDS = 5;
