@@ -50,7 +50,7 @@ describe.skipIf(!TEST_DATABASE_URL)('a hanging or refusing PostgreSQL (set TEST_
 
   const rest = async (path: string, init?: RequestInit) => {
     const t0 = performance.now();
-    const res = await running.yoga.fetch(`http://test${path}`, init);
+    const res = await running.yoga.fetch(`http://test${path}`, init ?? {});
     const body = await res.json();
     return { status: res.status, body, headers: res.headers, ms: performance.now() - t0 };
   };
