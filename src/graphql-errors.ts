@@ -38,6 +38,14 @@ export function maskError(error: unknown, message: string): Error {
   if (error instanceof GraphQLError && !error.originalError) {
     return error.extensions?.code ? error : createGraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: 'BAD_REQUEST' } });
   }
+  // A variable that does not coerce (Int beyond 32 bits, a bad scalar): the outer message names
+  // the variable and the field path, the inner one only the value. Before execution: no path.
+  if (error instanceof GraphQLError && error.originalError instanceof GraphQLError && !error.path) {
+    return createGraphQLError(error.message, {
+      nodes: error.nodes,
+      extensions: { ...error.originalError.extensions, code: error.originalError.extensions?.code ?? 'BAD_USER_INPUT', http: { status: 400 } },
+    });
+  }
   if (error instanceof GraphQLError && error.originalError instanceof GraphQLError) return error.originalError;
   return createGraphQLError(message, { extensions: { code: 'INTERNAL' } });
 }

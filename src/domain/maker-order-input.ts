@@ -115,8 +115,10 @@ export function parseMakerOrderInput(raw: unknown): MakerOrderInputParse {
   };
 
   // Spec 2.3 says number; numeric strings are accepted too (the SDK typed these BigNumberish).
-  // Bounded to 2^53-1 so the response can show them as exact JSON numbers.
-  const wholeNumber = (field: string, code: 'INVALID_TIMESTAMP' | 'INVALID_INTEGER'): bigint | null => {
+  // Bounded to 2^53-1 so the response can show them as exact JSON numbers, or lower where the
+  // stored column and GraphQL's Int end (minPercentageToAsk: 2^31-1; anything above the 9800
+  // rule is refused by that rule anyway, this bound only keeps it a 400 instead of an overflow).
+  const wholeNumber = (field: string, code: 'INVALID_TIMESTAMP' | 'INVALID_INTEGER', max = Number.MAX_SAFE_INTEGER, maxName = '2^53-1'): bigint | null => {
     if (!present(field)) return null;
     const v = raw[field];
     if (typeof v !== 'string' && typeof v !== 'number') {
@@ -124,9 +126,9 @@ export function parseMakerOrderInput(raw: unknown): MakerOrderInputParse {
       return null;
     }
     const n = parseUint256(v);
-    if (n !== null && n <= BigInt(Number.MAX_SAFE_INTEGER)) return n;
+    if (n !== null && n <= BigInt(max)) return n;
     const what = code === 'INVALID_TIMESTAMP' ? 'a whole number of seconds' : 'a whole number';
-    add(orderProblem(code, field, `${field} must be ${what} between 0 and 2^53-1`));
+    add(orderProblem(code, field, `${field} must be ${what} between 0 and ${maxName}`));
     return null;
   };
 
@@ -141,7 +143,7 @@ export function parseMakerOrderInput(raw: unknown): MakerOrderInputParse {
   const nonce = requiredUint('nonce');
   const startTime = wholeNumber('startTime', 'INVALID_TIMESTAMP');
   const endTime = wholeNumber('endTime', 'INVALID_TIMESTAMP');
-  const minPercentageToAsk = wholeNumber('minPercentageToAsk', 'INVALID_INTEGER');
+  const minPercentageToAsk = wholeNumber('minPercentageToAsk', 'INVALID_INTEGER', 2 ** 31 - 1, '2^31-1');
 
   // The SDK signs absent/null params as [] ("params || []" then "0x"), so accept them as [].
   let params: ParamValue[] | null = [];
