@@ -139,6 +139,22 @@ const envSchema = z.object({
       return out;
     }),
   RATE_LIMIT_API_KEY_PER_MINUTE: int(600, 0, 1_000_000),
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v, ctx): string[] | null => {
+      const list = (v ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+      if (list.length === 0 || list.includes('*')) return null;
+      const bad = list.find((o) => !/^https?:\/\/[^/\s]+$/.test(o));
+      if (bad) {
+        ctx.addIssue({ code: 'custom', message: `expected comma-separated origins like https://app.example.com (no path), "${bad}" is not one` });
+        return z.NEVER;
+      }
+      return list;
+    }),
+  GRAPHQL_INTROSPECTION: bool(true),
+  GRAPHQL_PERSISTED_OPERATIONS: optionalString,
+  GRAPHQL_PERSISTED_ONLY: bool(false),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -205,6 +221,11 @@ export type Config = {
   apiKeyLimits: Map<string, number>;
   /** which proxies may name the client in X-Forwarded-For (src/http/rate-limit.ts) */
   trustProxy: false | number | string[];
+  /** browser origins allowed with credentials; null: any origin, never with credentials */
+  corsOrigins: string[] | null;
+  graphqlIntrospection: boolean;
+  /** a JSON file { "id": "query" } of operations clients may run by id; with persistedOnly nothing else runs */
+  persistedOperations: { file: string | undefined; only: boolean };
   maxBodyBytes: number;
   maxQueryComplexity: number;
   maxQueryDepth: number;
@@ -265,6 +286,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...e.API_KEYS.map(({ key, perMinute }) => [key, perMinute ?? e.RATE_LIMIT_API_KEY_PER_MINUTE] as const),
     ]),
     trustProxy: e.TRUST_PROXY,
+    corsOrigins: e.CORS_ORIGINS,
+    graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
+    persistedOperations: { file: e.GRAPHQL_PERSISTED_OPERATIONS, only: e.GRAPHQL_PERSISTED_ONLY },
     maxBodyBytes: e.MAX_BODY_BYTES,
     maxQueryComplexity: e.MAX_QUERY_COMPLEXITY,
     maxQueryDepth: e.MAX_QUERY_DEPTH,

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { boot } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { answerClientErrorsInEnvelope } from './http/client-error.js';
 
 let config;
 try {
@@ -17,6 +18,7 @@ try {
 const logger = createLogger(config.logLevel);
 const running = await boot(config, logger, { collectDefaultMetrics: true });
 const server = createServer(running.yoga);
+answerClientErrorsInEnvelope(server);
 server.listen(config.port, config.host, () => {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;

@@ -7,6 +7,9 @@ import { maskError } from './graphql-errors.js';
 import { createMetrics } from './http/metrics.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { useHttpRoutes } from './http/routes-plugin.js';
+import { graphqlPolicyPlugins } from './http/graphql-policy.js';
+import { useRequestGuards } from './http/request-guards.js';
+import { API_PREFIX } from './rest/routes.js';
 import type { Logger } from './logger.js';
 import { schema } from './schema/index.js';
 import type { Services } from './services/index.js';
@@ -55,7 +58,15 @@ export function createApp(services: Services, config: Config, logger: Logger, op
       error: (...a) => logger.error(a.map(String).join(' ')),
     },
     context: ({ request }) => createContext(services, request.headers),
+    // Without an allow-list any origin may read, never with credentials (cookies, auth).
+    cors: {
+      origin: config.corsOrigins ?? '*',
+      credentials: config.corsOrigins !== null,
+      exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+    },
     plugins: [
+      useRequestGuards({ maxBodyBytes: config.maxBodyBytes, graphqlEndpoint: GRAPHQL_ENDPOINT, apiPrefix: API_PREFIX }),
+      ...graphqlPolicyPlugins(config),
       useHttpRoutes({
         services,
         logger,

@@ -112,7 +112,6 @@ export function useHttpRoutes(opts: Options): Plugin {
       if (isRest) {
         const response = await serveRest(request, url);
         for (const [k, v] of Object.entries(rateHeaders)) response.headers.set(k, v);
-        response.headers.set('Access-Control-Allow-Origin', '*');
         return done(response, ROUTES[path.slice(API_PREFIX.length).replace(/\/+$/, '')] ? path : 'unknown');
       }
     },
