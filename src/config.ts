@@ -1,6 +1,7 @@
 // The only reader of process.env. Parsed and validated once at boot: a bad value stops the
 // process with a message naming the variable, instead of surfacing later as "undefined".
 import { availableParallelism } from 'node:os';
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { normalizeAddress } from './domain/address.js';
 import { resolveNetwork, type Network } from './domain/networks.js';
@@ -170,8 +171,16 @@ const envSchema = z.object({
       }
       const list = t.split(',').map((p) => p.trim()).filter(Boolean);
       const bad = list.find((p) => !/^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d+)?)$/.test(p));
-      if (bad) {
-        ctx.addIssue({ code: 'custom', message: `expected a hop count or comma-separated addresses/CIDRs/loopback/linklocal/uniquelocal, "${bad}" is not one` });
+      let invalid = bad;
+      if (!invalid) {
+        try {
+          proxyaddr.compile(list);
+        } catch (err) {
+          invalid = (err as Error).message;
+        }
+      }
+      if (invalid) {
+        ctx.addIssue({ code: 'custom', message: `expected a hop count or comma-separated addresses/CIDRs/loopback/linklocal/uniquelocal, "${invalid}" is not one` });
         return z.NEVER;
       }
       return list;

@@ -54,15 +54,22 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
+const compiled = new WeakMap<string[], (addr: string, i: number) => boolean>();
+function compiledTrust(trustProxy: number | string[]): (addr: string, i: number) => boolean {
+  // A hop count trusts that many proxies nearest to us (express's compileTrust does the same).
+  if (typeof trustProxy === 'number') return (_addr, i) => i < trustProxy;
+  let fn = compiled.get(trustProxy);
+  if (!fn) compiled.set(trustProxy, (fn = proxyaddr.compile(trustProxy)));
+  return fn;
+}
+
 /** The client address a budget is charged to, after the trusted proxies. */
 export function clientAddress(client: RateLimitClient, trustProxy: TrustProxy): string {
   const remote = client.remoteAddress ?? 'local';
   if (trustProxy === false || !client.forwardedFor || !client.remoteAddress) return remote;
   const req = { socket: { remoteAddress: remote }, headers: { 'x-forwarded-for': client.forwardedFor } };
-  // A hop count trusts that many proxies nearest to us (express's compileTrust does the same).
-  const trust = typeof trustProxy === 'number' ? (_addr: string, i: number) => i < trustProxy : trustProxy;
   try {
-    return proxyaddr(req as never, trust);
+    return proxyaddr(req as never, compiledTrust(trustProxy));
   } catch {
     return remote;
   }

@@ -116,6 +116,7 @@ describe.skipIf(!TEST_DATABASE_URL)('a hanging or refusing PostgreSQL (set TEST_
     expectUnavailable(w1);
     expect(g1.body.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
     expect(g1.status).toBe(503);
+    expect(Number(g1.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(g1.ms).toBeLessThan(BOUND_MS);
     expect(ready.status).toBe(503);
     expect(ready.ms).toBeLessThan(1500);

@@ -40,6 +40,7 @@ describe('rate-limit subject', () => {
     expect(c.trustProxy).toEqual(['loopback', '10.0.0.0/8']);
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(/TRUST_PROXY/);
     expect(() => loadConfig({ API_KEYS: 'short' })).toThrow(/API_KEYS/);
   });
 });
