@@ -43,7 +43,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
     signatures = createSignatureVerifier(config.signatureWorkers, {
       onWorkerError: (err) => logger.error({ err }, 'signature worker failed; the order was verified on the main thread'),
     });
-    events = createEventBus({ redisUrl: config.redisUrl });
+    events = createEventBus({ redisUrl: config.redisUrl, logger });
     const services = createServices({
       events,
       db,
