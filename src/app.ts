@@ -71,6 +71,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       yoga,
       close: async () => {
         await stopIndexer();
+        await yoga.dispose(); // plugins' resources (the rate limiter's Redis client)
         await verifier.close();
         await bus.close();
         if (ownsDb) await db.close();

@@ -115,6 +115,44 @@ const envSchema = z.object({
   MAX_BODY_BYTES: int(1_048_576, 1024, 64 * 1_048_576),
   MAX_QUERY_COMPLEXITY: int(5000, 10, 1_000_000),
   MAX_QUERY_DEPTH: int(10, 2, 100),
+  // Facing the internet (issue 12): rate-limit subjects, proxies.
+  API_KEYS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const out: { key: string; perMinute: number | undefined }[] = [];
+      for (const part of (v ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+        const m = /^(.+?)(?::(\d+))?$/.exec(part)!;
+        if (m[1]!.length < 8) {
+          ctx.addIssue({ code: 'custom', message: 'every key must be at least 8 characters (key or key:perMinute)' });
+          return z.NEVER;
+        }
+        out.push({ key: m[1]!, perMinute: m[2] === undefined ? undefined : Number(m[2]) });
+      }
+      return out;
+    }),
+  RATE_LIMIT_API_KEY_PER_MINUTE: int(600, 0, 1_000_000),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx): false | number | string[] => {
+      const t = v?.trim() ?? '';
+      if (t === '' || ['0', 'false', 'no', 'off'].includes(t)) return false;
+      if (/^\d+$/.test(t)) {
+        if (Number(t) > 32) {
+          ctx.addIssue({ code: 'custom', message: 'expected at most 32 proxy hops' });
+          return z.NEVER;
+        }
+        return Number(t);
+      }
+      const list = t.split(',').map((p) => p.trim()).filter(Boolean);
+      const bad = list.find((p) => !/^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d+)?)$/.test(p));
+      if (bad) {
+        ctx.addIssue({ code: 'custom', message: `expected a hop count or comma-separated addresses/CIDRs/loopback/linklocal/uniquelocal, "${bad}" is not one` });
+        return z.NEVER;
+      }
+      return list;
+    }),
   LISTING_REWARDS_ENABLED: bool(true),
   LISTING_REWARD_POINTS: z
     .string()
@@ -152,6 +190,10 @@ export type Config = {
   writeApiKeys: string[];
   graphiql: boolean;
   rateLimitPerMinute: number;
+  /** known API keys (API_KEYS, WRITE_API_KEYS) and each one's per-minute budget */
+  apiKeyLimits: Map<string, number>;
+  /** which proxies may name the client in X-Forwarded-For (src/http/rate-limit.ts) */
+  trustProxy: false | number | string[];
   maxBodyBytes: number;
   maxQueryComplexity: number;
   maxQueryDepth: number;
@@ -200,6 +242,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     writeApiKeys: e.WRITE_API_KEYS,
     graphiql: e.GRAPHIQL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    apiKeyLimits: new Map([
+      ...e.WRITE_API_KEYS.map((k) => [k, e.RATE_LIMIT_API_KEY_PER_MINUTE] as const),
+      ...e.API_KEYS.map(({ key, perMinute }) => [key, perMinute ?? e.RATE_LIMIT_API_KEY_PER_MINUTE] as const),
+    ]),
+    trustProxy: e.TRUST_PROXY,
     maxBodyBytes: e.MAX_BODY_BYTES,
     maxQueryComplexity: e.MAX_QUERY_COMPLEXITY,
     maxQueryDepth: e.MAX_QUERY_DEPTH,

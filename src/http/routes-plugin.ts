@@ -12,13 +12,13 @@ import { API_PREFIX, ROUTES } from '../rest/routes.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import type { Metrics } from './metrics.js';
-import type { RateDecision } from './rate-limit.js';
+import type { RateLimitClient, RateLimiter } from './rate-limit.js';
 
 interface Options {
   services: Services;
   logger: Logger;
   metrics: Metrics;
-  rateLimit: ((key: string) => Promise<RateDecision>) | null;
+  rateLimit: RateLimiter | null;
   maxBodyBytes: number;
   graphqlEndpoint: string;
 }
@@ -26,11 +26,13 @@ interface Options {
 const json = (body: unknown, status: number) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 
-function clientKey(request: Request, serverContext: unknown): string {
-  const apiKey = request.headers.get('x-looks-api-key');
-  if (apiKey) return `key:${apiKey}`;
+function rateLimitClient(request: Request, serverContext: unknown): RateLimitClient {
   const req = (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req;
-  return `ip:${req?.socket?.remoteAddress ?? 'local'}`;
+  return {
+    apiKey: request.headers.get('x-looks-api-key'),
+    remoteAddress: req?.socket?.remoteAddress,
+    forwardedFor: request.headers.get('x-forwarded-for'),
+  };
 }
 
 export function useHttpRoutes(opts: Options): Plugin {
@@ -58,6 +60,7 @@ export function useHttpRoutes(opts: Options): Plugin {
   }
 
   return {
+    onDispose: () => opts.rateLimit?.close(),
     async onRequest({ request, url, endResponse, serverContext }) {
       const started = performance.now();
       const path = url.pathname;
@@ -86,7 +89,7 @@ export function useHttpRoutes(opts: Options): Plugin {
 
       let rateHeaders: Record<string, string> = {};
       if (opts.rateLimit && request.method !== 'OPTIONS') {
-        const decision = await opts.rateLimit(clientKey(request, serverContext));
+        const decision = await opts.rateLimit.consume(rateLimitClient(request, serverContext));
         rateHeaders = decision.headers;
         if (!decision.allowed) {
           const message = 'Too many requests: slow down and retry after the time in Retry-After';

@@ -6,7 +6,7 @@ import { backendName } from '../helpers/test-database.js';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ RATE_LIMIT_PER_MINUTE: '5', MAX_BODY_BYTES: '2048' });
+  app = await startTestApp({ RATE_LIMIT_PER_MINUTE: '5', MAX_BODY_BYTES: '2048', API_KEYS: ['a', 'b', 'c', 'd', 'e'].map((c) => `client-${c}-key:5`).join(',') });
 });
 afterAll(() => app?.close());
 
@@ -22,7 +22,7 @@ describe(`HTTP surface (${backendName})`, () => {
   });
 
   it('limits requests per client with RateLimit-* headers and a 429 envelope with Retry-After', async () => {
-    const headers = { 'x-looks-api-key': 'client-a' };
+    const headers = { 'x-looks-api-key': 'client-a-key' };
     const first = await app.rest('/api/v1/orders/nonce?address=0x' + '1'.repeat(40), { headers });
     expect(first.status).toBe(200);
     expect(first.headers.get('ratelimit-limit')).toBe('5');
@@ -35,14 +35,14 @@ describe(`HTTP surface (${backendName})`, () => {
     const gql = await app.gql('{ __typename }', {}, headers);
     expect(gql.status).toBe(429);
     // another client has its own budget
-    expect((await app.rest('/api/v1/orders/nonce?address=0x' + '1'.repeat(40), { headers: { 'x-looks-api-key': 'client-b' } })).status).toBe(200);
+    expect((await app.rest('/api/v1/orders/nonce?address=0x' + '1'.repeat(40), { headers: { 'x-looks-api-key': 'client-b-key' } })).status).toBe(200);
   });
 
   it('refuses bodies over the size limit with 413', async () => {
     const big = JSON.stringify({ query: `{ __typename } # ${'x'.repeat(4096)}` });
     const res = await app.yoga.fetch('http://test/graphql', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': String(big.length), 'x-looks-api-key': 'client-c' },
+      headers: { 'content-type': 'application/json', 'content-length': String(big.length), 'x-looks-api-key': 'client-c-key' },
       body: big,
     });
     expect(res.status).toBe(413);
@@ -66,16 +66,16 @@ describe(`HTTP surface (${backendName})`, () => {
   });
 
   it('answers a GraphQL syntax error and a bad scalar as typed 400-class errors', async () => {
-    const syntax = await app.gql('{ orders(', {}, { 'x-looks-api-key': 'client-d' });
+    const syntax = await app.gql('{ orders(', {}, { 'x-looks-api-key': 'client-d-key' });
     expect(syntax.errors?.[0]?.message).toMatch(/Syntax Error/);
-    const scalar = await app.gql('{ collection(address: "0x12") { name } }', {}, { 'x-looks-api-key': 'client-d' });
+    const scalar = await app.gql('{ collection(address: "0x12") { name } }', {}, { 'x-looks-api-key': 'client-d-key' });
     expect(scalar.errors?.[0]?.message).toMatch(/Invalid Address/);
     expect(scalar.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
   it('rejects overly complex queries before running them', async () => {
     const fields = Array.from({ length: 10 }, (_, i) => `o${i}: orders(first: 150) { edges { node { hash collection { name stats { volumeAll } } } } }`).join(' ');
-    const res = await app.gql(`{ ${fields} }`, {}, { 'x-looks-api-key': 'client-e' });
+    const res = await app.gql(`{ ${fields} }`, {}, { 'x-looks-api-key': 'client-e-key' });
     expect(res.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
   });
 });
