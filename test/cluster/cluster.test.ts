@@ -3,6 +3,7 @@
 // the chain indexer enabled in all three over a local EVM.
 //   - a subscription on one instance gets an order created through another and a status change
 //     indexed by the third (the one holding the indexer lease);
+//   - one rate-limit budget for a client across instances (Redis);
 //   - kill -9 the indexing instance: another takes the lease within a measured time, and the
 //     statuses and sales equal a single indexer's over the same chain actions;
 //   - Redis killed: reads and writes go on, subscriptions deliver locally with a logged warning,
@@ -30,6 +31,8 @@ const skipReason = !TEST_DATABASE_URL
 const GAS = { gasLimit: 1_000_000 };
 const ETH = 10n ** 18n;
 const TOKENS = 12;
+const LIMITED_KEY = 'cluster-test-key';
+const LIMIT = 30;
 
 let world: World;
 let redis: PrivateRedis;
@@ -66,7 +69,9 @@ beforeAll(async () => {
       STRATEGY_STANDARD_SALE_ADDRESSES: STANDARD,
       STRATEGY_COLLECTION_OFFER_ADDRESSES: COLLECTION_OFFER,
       SEED: '0',
-      RATE_LIMIT_PER_MINUTE: '0',
+      // the client address budget out of the way; the shared-budget test uses its own key
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      API_KEYS: `${LIMITED_KEY}:${LIMIT}`,
       SIGNATURE_WORKERS: '0',
       GRAPHIQL: 'false',
       LOG_LEVEL: 'info',
@@ -167,6 +172,20 @@ describe.skipIf(skipReason)(`three gateway instances${skipReason ? ` (skipped: $
     // the change was indexed by the lease holder, not by the subscriber's or the creator's instance
     expect(ACTIVE.test(subscriber.log()) || ACTIVE.test(creator.log())).toBe(false);
     sub.close();
+  });
+
+  it('rate limits are shared: a client spreading requests over all instances is limited as one', async () => {
+    const statuses: number[] = [];
+    for (let n = 0; n < 2 * LIMIT; n++) {
+      const inst = cluster.instances[n % cluster.instances.length]!;
+      const res = await fetch(`${inst.url}/api/v1/collections/listing-rewards`, { headers: { 'x-looks-api-key': LIMITED_KEY } });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(LIMIT);
+    expect(statuses.slice(LIMIT).every((s) => s === 429)).toBe(true);
+    // each instance turned some of them away: the budget is one, not one per instance
+    for (let k = 0; k < cluster.instances.length; k++) expect(statuses.filter((s, n) => n % 3 === k && s === 429).length).toBeGreaterThan(0);
   });
 
   it('kill -9 of the indexing instance: another takes the lease over; statuses and sales equal a single indexer run over the same chain', async () => {
