@@ -100,6 +100,12 @@ const envSchema = z.object({
     message: 'must be a postgres:// or postgresql:// URL (unset it to use the embedded database)',
   }),
   DATABASE_POOL_SIZE: int(10, 1, 500),
+  // Read replica (issue 13, src/db/read-replica.ts).
+  DATABASE_REPLICA_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+    message: 'must be a postgres:// or postgresql:// URL of a streaming replica of DATABASE_URL',
+  }),
+  DATABASE_REPLICA_MAX_LAG_MS: int(2000, 0, 3_600_000),
+  DATABASE_REPLICA_PROBE_MS: int(500, 50, 60_000),
   DATA_DIR: z.string().default('./data'),
   SEED: bool(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -181,6 +187,8 @@ export type Config = {
   host: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** reads may go to this streaming replica of databaseUrl (src/db/read-replica.ts) */
+  databaseReplica: { url: string; maxLagMs: number; probeMs: number } | undefined;
   /** a folder for the embedded database, or 'memory' */
   dataDir: string;
   seed: boolean;
@@ -211,6 +219,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_REPLICA_URL && !e.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URL: needs DATABASE_URL (a replica of the embedded database does not exist)');
+  }
   return {
     network: resolveNetwork(e.CHAIN_ID, {
       exchange: e.EXCHANGE_ADDRESS,
@@ -235,6 +246,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseReplica: e.DATABASE_REPLICA_URL
+      ? { url: e.DATABASE_REPLICA_URL, maxLagMs: e.DATABASE_REPLICA_MAX_LAG_MS, probeMs: e.DATABASE_REPLICA_PROBE_MS }
+      : undefined,
     dataDir: e.DATA_DIR,
     seed: e.SEED,
     logLevel: e.LOG_LEVEL,
