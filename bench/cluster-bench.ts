@@ -62,6 +62,27 @@ const READS = {
   },
 };
 
+// Ctrl-C / kill: stop the instances and drop what was created, like a normal end.
+const cleanups = new Set<() => Promise<unknown>>();
+async function cleanUpAndExit(signal: string) {
+  console.error(`\n${signal}: cleaning up`);
+  for (const c of [...cleanups].reverse()) await c().catch(() => {});
+  process.exit(130);
+}
+process.on('SIGINT', () => void cleanUpAndExit('SIGINT'));
+process.on('SIGTERM', () => void cleanUpAndExit('SIGTERM'));
+
+async function started(env: Record<string, string>, instances: number): Promise<Cluster> {
+  const cluster = await startCluster({ instances, logDir: mkdtempSync(path.join(os.tmpdir(), 'cluster-bench-')), env });
+  cleanups.add(cluster.stop);
+  await new Promise((r) => setTimeout(r, 3000)); // signature workers and JIT settle after /readyz
+  return cluster;
+}
+async function stopped(cluster: Cluster) {
+  cleanups.delete(cluster.stop);
+  await cluster.stop();
+}
+
 async function admin(url: string, sql: string) {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
@@ -111,6 +132,8 @@ async function scaling() {
   const u = new URL(values['pg-url']!);
   u.pathname = `/${name}`;
   const url = u.toString();
+  const drop = () => admin(values['pg-url']!, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  cleanups.add(drop);
   try {
     seed(url);
     console.log(`\n== reads and writes vs. instances (${os.availableParallelism()} CPUs, ${CONNECTIONS} connections in all, ${DURATION} s each; noisy: shared machine)`);
@@ -119,10 +142,10 @@ async function scaling() {
     const net = config.network;
     const now = Math.floor(Date.now() / 1000);
     for (let n = 1; n <= MAX; n++) {
-      const cluster = await startCluster({ instances: n, logDir: mkdtempSync(path.join(os.tmpdir(), 'cluster-bench-')), env: baseEnv(url) });
+      const cluster = await started(baseEnv(url), n);
       try {
         for (const [label, req] of Object.entries(READS)) {
-          await load(cluster, req, { duration: 2 }); // warm-up
+          await load(cluster, req, { duration: 3 }); // warm-up
           const r = await load(cluster, req);
           console.log(`${String(n).padStart(9)}  ${label.padEnd(32)} ${fmt(r.rps)} ${fmt(r.p50)} ${fmt(r.p99)} ${fmt(r.bad)}`);
         }
@@ -149,11 +172,12 @@ async function scaling() {
           console.log(`${String(n).padStart(9)}  ${'POST /api/v1/orders (signed)'.padEnd(32)} ${fmt(r.rps)} ${fmt(r.p50)} ${fmt(r.p99)} ${fmt(r.bad)}`);
         }
       } finally {
-        await cluster.stop();
+        await stopped(cluster);
       }
     }
   } finally {
-    await admin(values['pg-url']!, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    cleanups.delete(drop);
+    await drop();
   }
 }
 
@@ -172,6 +196,7 @@ async function replicaEffect() {
     return;
   }
   const pgs = await startPrimaryWithReplica();
+  cleanups.add(pgs.stop);
   try {
     seed(pgs.primaryUrl);
     await pgs.waitCaughtUp(60_000);
@@ -179,9 +204,9 @@ async function replicaEffect() {
     console.log('setup            req/s  primary xact  primary tuples  primary buf hits  replica xact  replica tuples');
     for (const withReplica of [false, true]) {
       const env = { ...baseEnv(pgs.primaryUrl), ...(withReplica ? { DATABASE_REPLICA_URL: pgs.replicaUrl } : {}) };
-      const cluster = await startCluster({ instances: 2, logDir: mkdtempSync(path.join(os.tmpdir(), 'cluster-bench-')), env });
+      const cluster = await started(env, 2);
       try {
-        await load(cluster, READS['REST orders page'], { duration: 2 });
+        await load(cluster, READS['REST orders page'], { duration: 3 });
         await new Promise((r) => setTimeout(r, 600)); // stats are flushed at most every 500 ms
         const [p0, r0] = [await snapshot(pgs.primaryUrl), await snapshot(pgs.replicaUrl)];
         const r = await load(cluster, READS['REST orders page']);
@@ -193,11 +218,12 @@ async function replicaEffect() {
           `${(withReplica ? 'with replica' : 'primary only').padEnd(14)} ${fmt(r.rps)} ${String(dp.xact_commit).padStart(13)} ${String(dp.tup_returned + dp.tup_fetched).padStart(15)} ${String(dp.blks_hit).padStart(17)} ${String(dr.xact_commit).padStart(13)} ${String(dr.tup_returned + dr.tup_fetched).padStart(15)}`,
         );
       } finally {
-        await cluster.stop();
+        await stopped(cluster);
       }
     }
     console.log('(primary xact with the replica: the lag probe, 2/s per instance, plus whatever the instances still read there)');
   } finally {
+    cleanups.delete(pgs.stop);
     await pgs.stop();
   }
 }
