@@ -9,7 +9,9 @@
 // undefined) is kept, so instances running either version still understand each other.
 //
 // Rule while degraded: an event is delivered either through Redis (both connections ready) or
-// straight to this instance's listeners, never both, so a subscriber sees it at most once.
+// straight to this instance's listeners, not both, so a subscriber sees it once. (One edge: a
+// PUBLISH whose connection breaks after Redis received it but before the reply is delivered
+// locally as well, so local subscribers may see that one event twice.)
 // Subscribers on other instances miss the events published during the outage; that is the
 // documented degradation (README "Deploying").
 import type { Redis } from 'ioredis';
