@@ -8,6 +8,7 @@ import { publishIndexerEvent } from './events/from-indexer.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { openReadReplica, type ReadReplica } from './db/read-replica.js';
 import { seedDemo } from './db/seed-demo.js';
 import type { Logger } from './logger.js';
 import { createServices, type Services } from './services/index.js';
@@ -36,6 +37,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
   const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts }));
   let signatures: SignatureVerifier | undefined;
   let events: EventBus | undefined;
+  let replica: ReadReplica | undefined;
   let stopIndexer = async () => {};
   try {
     const migrations = await migrate(db.sql);
@@ -43,7 +45,13 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
     signatures = createSignatureVerifier(config.signatureWorkers, {
       onWorkerError: (err) => logger.error({ err }, 'signature worker failed; the order was verified on the main thread'),
     });
-    events = createEventBus({ redisUrl: config.redisUrl });
+    events = createEventBus({ redisUrl: config.redisUrl, logger });
+    if (config.databaseReplica) {
+      if (db.kind !== 'postgres') throw new Error('DATABASE_REPLICA_URL needs a PostgreSQL primary');
+      const { url, maxLagMs, probeMs } = config.databaseReplica;
+      replica = await openReadReplica({ url, maxLagMs, probeMs, primary: db, poolSize: config.databasePoolSize, logger });
+      logger.info({ replica: replica.db.describe, ...replica.state(), maxLagMs }, 'read replica configured');
+    }
     const services = createServices({
       events,
       db,
@@ -53,6 +61,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       now: opts.now ?? (() => new Date()),
       onInternalError: (err) => logger.error({ err }, 'unexpected error behind a REST route'),
       signatures,
+      replica,
     });
     const freshEmbedded = db.kind === 'pglite' && migrations.alreadyApplied.length === 0 && migrations.applied.length > 0;
     if (freshEmbedded && config.seed && (await db.prisma.collection.count()) === 0) {
@@ -67,6 +76,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
     const yoga = createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics });
     const verifier = signatures;
     const bus = events;
+    const readReplica = replica;
     return {
       db,
       services,
@@ -76,6 +86,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
         await yoga.dispose(); // plugins' resources (the rate limiter's Redis client)
         await verifier.close();
         await bus.close();
+        await readReplica?.close();
         if (ownsDb) await db.close();
       },
     };
@@ -83,6 +94,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
     await stopIndexer().catch(() => {});
     await signatures?.close().catch(() => {});
     await events?.close().catch(() => {});
+    await replica?.close().catch(() => {});
     if (ownsDb) await db.close().catch(() => {});
     throw err;
   }

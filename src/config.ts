@@ -108,6 +108,12 @@ const envSchema = z.object({
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(10_000, 0, 3_600_000),
   DATABASE_SESSION_TIMEOUT_MS: int(60_000, 0, 3_600_000),
   HEALTH_CHECK_TIMEOUT_MS: int(1000, 50, 60_000),
+  // Read replica (issue 13, src/db/read-replica.ts).
+  DATABASE_REPLICA_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+    message: 'must be a postgres:// or postgresql:// URL of a streaming replica of DATABASE_URL',
+  }),
+  DATABASE_REPLICA_MAX_LAG_MS: int(2000, 0, 3_600_000),
+  DATABASE_REPLICA_PROBE_MS: int(500, 50, 60_000),
   DATA_DIR: z.string().default('./data'),
   SEED: bool(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -217,6 +223,8 @@ export type Config = {
   databaseTimeouts: DatabaseTimeouts;
   /** /readyz waits at most this long for each component */
   healthCheckTimeoutMs: number;
+  /** reads may go to this streaming replica of databaseUrl (src/db/read-replica.ts) */
+  databaseReplica: { url: string; maxLagMs: number; probeMs: number } | undefined;
   /** a folder for the embedded database, or 'memory' */
   dataDir: string;
   seed: boolean;
@@ -252,6 +260,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_REPLICA_URL && !e.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URL: needs DATABASE_URL (a replica of the embedded database does not exist)');
+  }
   return {
     network: resolveNetwork(e.CHAIN_ID, {
       exchange: e.EXCHANGE_ADDRESS,
@@ -283,6 +294,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionMs: e.DATABASE_SESSION_TIMEOUT_MS,
     },
     healthCheckTimeoutMs: e.HEALTH_CHECK_TIMEOUT_MS,
+    databaseReplica: e.DATABASE_REPLICA_URL
+      ? { url: e.DATABASE_REPLICA_URL, maxLagMs: e.DATABASE_REPLICA_MAX_LAG_MS, probeMs: e.DATABASE_REPLICA_PROBE_MS }
+      : undefined,
     dataDir: e.DATA_DIR,
     seed: e.SEED,
     logLevel: e.LOG_LEVEL,

@@ -1,10 +1,11 @@
 // Live events (issue 4; the original API had none): order lifecycle and sales, published by order
 // submission and the chain indexer, delivered to GraphQL subscriptions over Server-Sent Events.
 // With REDIS_URL set, graphql-yoga's Redis event target carries every event to the subscribers
-// of every instance; without it, delivery stays in this process.
+// of every instance; without it, delivery stays in this process. While Redis is unreachable the
+// bus keeps working inside this process and says so in the log (resilient-redis-event-target.ts).
 import { createPubSub } from 'graphql-yoga';
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
+import { createResilientRedisEventTarget, type EventTargetLogger } from './resilient-redis-event-target.js';
 
 /** JSON-safe on purpose: events cross Redis as JSON (uint256 values are decimal strings). */
 export interface OrderEvent {
@@ -48,17 +49,26 @@ export interface EventBus {
   subscribe<K extends keyof Topics>(topic: K): AsyncIterable<Topics[K][0]>;
   /** 'redis' or 'memory' */
   transport: string;
+  /** where an event published now goes: 'redis' (every instance) or 'local' (this process only) */
+  delivery(): 'redis' | 'local';
   close(): Promise<void>;
 }
 
-export function createEventBus(opts: { redisUrl?: string; channelPrefix?: string } = {}): EventBus {
+const silent: EventTargetLogger = { warn: () => {}, info: () => {} };
+
+export function createEventBus(opts: { redisUrl?: string; channelPrefix?: string; logger?: EventTargetLogger } = {}): EventBus {
   let close = async () => {};
   let eventTarget;
+  let delivery = (): 'redis' | 'local' => 'local';
   if (opts.redisUrl) {
     // One connection publishes; a subscribed Redis connection cannot issue other commands.
-    const publishClient = new Redis(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-    const subscribeClient = new Redis(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-    eventTarget = createRedisEventTarget({ publishClient, subscribeClient });
+    // No offline queue for publishing: an event is delivered locally at once rather than held
+    // for a Redis that may not come back. ioredis keeps reconnecting in the background.
+    const publishClient = new Redis(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    const subscribeClient = new Redis(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 });
+    const target = createResilientRedisEventTarget({ publishClient, subscribeClient, logger: opts.logger ?? silent });
+    eventTarget = target;
+    delivery = target.mode;
     close = async () => {
       publishClient.disconnect();
       subscribeClient.disconnect();
@@ -68,6 +78,7 @@ export function createEventBus(opts: { redisUrl?: string; channelPrefix?: string
   const pubsub = createPubSub<Record<string, [unknown]>>(eventTarget ? { eventTarget } : {});
   return {
     transport: opts.redisUrl ? 'redis' : 'memory',
+    delivery: () => delivery(),
     publishOrderEvent: (e) => pubsub.publish(`${prefix}:order-events`, e),
     publishSale: (e) => pubsub.publish(`${prefix}:sales`, e),
     subscribe: (topic) => eager(pubsub.subscribe(`${prefix}:${topic}`) as AsyncIterable<never>),

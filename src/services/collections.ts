@@ -5,18 +5,18 @@ import { badRequest, ServiceError, type FieldProblem } from '../domain/errors.js
 import type { Collection, Prisma } from '../generated/prisma/client.js';
 
 type Tx = Prisma.TransactionClient;
-import type { ServiceDeps } from './deps.js';
+import { readDb, type ServiceDeps } from './deps.js';
 
 export function createCollectionService(deps: ServiceDeps) {
   const { prisma } = deps.db;
 
   async function getCollection(address: string): Promise<Collection | null> {
-    return prisma.collection.findUnique({ where: { address } });
+    return readDb(deps).prisma.collection.findUnique({ where: { address } });
   }
 
   /** For DataLoader: results in key order, null for unknown addresses. */
   async function getCollections(addresses: readonly string[]): Promise<(Collection | null)[]> {
-    const rows = await prisma.collection.findMany({ where: { address: { in: [...addresses] } } });
+    const rows = await readDb(deps).prisma.collection.findMany({ where: { address: { in: [...addresses] } } });
     const byAddress = new Map(rows.map((r) => [r.address, r]));
     return addresses.map((a) => byAddress.get(a) ?? null);
   }

@@ -3,6 +3,7 @@
 import type { ChainReader } from '../chain/chain-reader.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
+import type { ReadReplica } from '../db/read-replica.js';
 import type { Network } from '../domain/networks.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { SignatureVerifier } from './signature-pool.js';
@@ -19,8 +20,13 @@ export interface ServiceDeps {
   events: EventBus;
   /** told about unexpected failures that were masked for the client (logged by the app) */
   onInternalError?: (err: unknown) => void;
+  /** DATABASE_REPLICA_URL: reads that may lag go here while it keeps up (readDb) */
+  replica?: ReadReplica;
   /** order signature verification (a worker pool from boot); unset = on the main thread */
   signatures?: SignatureVerifier;
 }
 
 export const nowSeconds = (deps: Pick<ServiceDeps, 'now'>): bigint => BigInt(Math.floor(deps.now().getTime() / 1000));
+
+/** Where a read that may lag goes: the replica while it keeps up, else the primary. Writes, nonces and the cap rule use deps.db. */
+export const readDb = (deps: Pick<ServiceDeps, 'db' | 'replica'>): Database => (deps.replica?.usable() ? deps.replica.db : deps.db);

@@ -2,7 +2,7 @@
 import { ServiceError } from '../domain/errors.js';
 import type { OrderQuery } from '../domain/order-query.js';
 import type { Order, Prisma } from '../generated/prisma/client.js';
-import { nowSeconds, type ServiceDeps } from './deps.js';
+import { nowSeconds, readDb, type ServiceDeps } from './deps.js';
 import { orderByFor, whereAfter, whereFilter } from './order-where.js';
 
 /** Extra relations to load with the page (GraphQL passes what the query selects). */
@@ -14,9 +14,8 @@ export interface OrderPage<T = Order> {
 }
 
 export function createOrderService(deps: ServiceDeps) {
-  const { prisma } = deps.db;
-
   async function listOrders(q: OrderQuery, selection: OrderSelection = {}): Promise<OrderPage> {
+    const { prisma } = readDb(deps); // one database for the cursor and the page
     const now = nowSeconds(deps);
     const where: Prisma.OrderWhereInput[] = [whereFilter(q.filter, now)];
     if (q.cursor) {
@@ -34,7 +33,11 @@ export function createOrderService(deps: ServiceDeps) {
   }
 
   async function getOrder(hash: string, selection: OrderSelection = {}): Promise<Order | null> {
-    return (await prisma.order.findUnique({ ...selection, where: { hash } })) as Order | null;
+    const db = readDb(deps);
+    const found = await db.prisma.order.findUnique({ ...selection, where: { hash } });
+    // Read your own write: an order the replica has not replayed yet is asked of the primary.
+    if (found || db === deps.db) return found as Order | null;
+    return (await deps.db.prisma.order.findUnique({ ...selection, where: { hash } })) as Order | null;
   }
 
   return { listOrders, getOrder };

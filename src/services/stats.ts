@@ -16,7 +16,7 @@
 // Measured (bench/stats-bench.ts, 1M sales, PostgreSQL 15): a collection with 100,000 sales went
 // from 368 ms p50 (every hourly bucket of 2 x 365 days) to 2.3 ms; 50 collections 314 -> 26 ms.
 import { averageWei, FLOOR_CHANGE_WINDOWS, percentChange, STATS_WINDOWS, type WindowLabel } from '../domain/stats-math.js';
-import type { ServiceDeps } from './deps.js';
+import { readDb, type ServiceDeps } from './deps.js';
 
 export type WindowStats = Record<`volume${WindowLabel}` | `average${WindowLabel}` | `count${WindowLabel}`, string> &
   Record<`change${WindowLabel}`, string | null>;
@@ -153,9 +153,10 @@ export function createStatsService(deps: ServiceDeps) {
     const list = [...new Set(addresses)];
     const standard = deps.network.strategies.standardSale;
     const plan = edgePlan(now);
+    const { sql: read } = readDb(deps);
     const [sums, floors] = await Promise.all([
-      sql.query<SumRow>(WINDOW_SUMS_SQL, [list, ...plan.params]),
-      sql.query<FloorRow>(FLOOR_SUPPLY_SQL, [list, now.toISOString(), Math.floor(nowMs / 1000), standard]),
+      read.query<SumRow>(WINDOW_SUMS_SQL, [list, ...plan.params]),
+      read.query<FloorRow>(FLOOR_SUPPLY_SQL, [list, now.toISOString(), Math.floor(nowMs / 1000), standard]),
     ]);
     const rowsBy = new Map<string, SumRow[]>();
     for (const r of sums) {

@@ -6,9 +6,11 @@ export interface Subscription {
   close(): void;
 }
 
-export async function subscribe(yoga: App, query: string, variables: Record<string, unknown> = {}): Promise<Subscription> {
+/** `yoga`: the app in this process, or the base URL of a running instance (http://127.0.0.1:port). */
+export async function subscribe(yoga: App | string, query: string, variables: Record<string, unknown> = {}): Promise<Subscription> {
   const controller = new AbortController();
-  const res = await yoga.fetch('http://test/graphql', {
+  const send = typeof yoga === 'string' ? (init: RequestInit) => fetch(`${yoga}/graphql`, init) : (init: RequestInit) => yoga.fetch('http://test/graphql', init);
+  const res = await send({
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify({ query, variables }),
