@@ -3,7 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { normalizeAddress } from './domain/address.js';
-import { resolveNetwork, type Network } from './domain/networks.js';
+import { missingNetworkAddresses, resolveNetwork, type Network } from './domain/networks.js';
 
 const bool = (fallback: boolean) =>
   z
@@ -100,6 +100,19 @@ const envSchema = z.object({
     message: 'must be a postgres:// or postgresql:// URL (unset it to use the embedded database)',
   }),
   DATABASE_POOL_SIZE: int(10, 1, 500),
+  DATABASE_WAIT_SECONDS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return 10;
+      if (v === 'forever') return Infinity;
+      if (!/^\d+$/.test(v) || Number(v) > 86_400) {
+        ctx.addIssue({ code: 'custom', message: `expected seconds (0..86400) or "forever", got "${v}"` });
+        return z.NEVER;
+      }
+      return Number(v);
+    }),
+  SHUTDOWN_TIMEOUT_MS: int(8000, 0, 600_000),
   DATA_DIR: z.string().default('./data'),
   SEED: bool(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -143,6 +156,10 @@ export type Config = {
   host: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** how long boot retries an unreachable PostgreSQL before giving up (Infinity: wait for it) */
+  databaseWaitSeconds: number;
+  /** SIGTERM/SIGINT: how long in-flight requests may take to finish before the process exits */
+  shutdownTimeoutMs: number;
   /** a folder for the embedded database, or 'memory' */
   dataDir: string;
   seed: boolean;
@@ -162,6 +179,14 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
+/** The variable that provides each address missingNetworkAddresses() can name. */
+const NETWORK_VARIABLE: Record<string, string> = {
+  exchange: 'EXCHANGE_ADDRESS',
+  weth: 'WETH_ADDRESS',
+  'standardSale strategy': 'STRATEGY_STANDARD_SALE_ADDRESSES',
+  'collectionOffer strategy': 'STRATEGY_COLLECTION_OFFER_ADDRESSES',
+};
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -169,8 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  return {
-    network: resolveNetwork(e.CHAIN_ID, {
+  const network = resolveNetwork(e.CHAIN_ID, {
       exchange: e.EXCHANGE_ADDRESS,
       weth: e.WETH_ADDRESS,
       transferManagerERC721: e.TRANSFER_MANAGER_ERC721_ADDRESS,
@@ -179,7 +203,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       collectionOffer: e.STRATEGY_COLLECTION_OFFER_ADDRESSES,
       privateSale: e.STRATEGY_PRIVATE_SALE_ADDRESSES,
       dutchAuction: e.STRATEGY_DUTCH_AUCTION_ADDRESSES,
-    }),
+  });
+  // Cross-variable checks: a chain without its contracts boots and then fails every order.
+  const missing = missingNetworkAddresses(network).map(
+    (m) => `  ${NETWORK_VARIABLE[m] ?? m}: chain ${e.CHAIN_ID} has no built-in ${m} address; set it`,
+  );
+  if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
+  return {
+    network,
     rpcUrl: e.RPC_URL,
     redisUrl: e.REDIS_URL,
     indexer: {
@@ -193,6 +224,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     dataDir: e.DATA_DIR,
     seed: e.SEED,
     logLevel: e.LOG_LEVEL,
