@@ -69,7 +69,14 @@ async function openDir(dir: string): Promise<Database> {
  * Makes DATA_DIR/pglite exist with the demo data in it, unless it already exists. Holds the
  * data-directory lock throughout, so two starts at once cannot both build it.
  */
-export async function ensureEmbeddedDemo(opts: { dataDir: string; config: Config; now: () => Date; templateDir?: string }): Promise<EnsureDemoResult> {
+export async function ensureEmbeddedDemo(opts: {
+  dataDir: string;
+  config: Config;
+  now: () => Date;
+  templateDir?: string;
+  /** for tests: a smaller demo when there is no template */
+  seedOptions?: Parameters<typeof seedDemo>[1];
+}): Promise<EnsureDemoResult> {
   const t0 = performance.now();
   const target = path.resolve(opts.dataDir, 'pglite');
   if (existsSync(target)) return { source: 'present', ms: 0 };
@@ -104,7 +111,7 @@ export async function ensureEmbeddedDemo(opts: { dataDir: string; config: Config
       try {
         await migrate(db.sql);
         const { services, close } = seedingServices(db, opts.config, opts.now);
-        summary = await seedDemo(services);
+        summary = await seedDemo(services, opts.seedOptions);
         await close();
       } finally {
         await db.close();
@@ -119,7 +126,12 @@ export async function ensureEmbeddedDemo(opts: { dataDir: string; config: Config
 }
 
 /** Builds a template directory (meta.json + pglite/) for ensureEmbeddedDemo, also atomically. */
-export async function buildDemoTemplate(templateDir: string, config: Config, now: () => Date): Promise<TemplateMeta> {
+export async function buildDemoTemplate(
+  templateDir: string,
+  config: Config,
+  now: () => Date,
+  seedOptions: Parameters<typeof seedDemo>[1] = {},
+): Promise<TemplateMeta> {
   const dir = path.resolve(templateDir);
   const staging = `${dir}.staging`;
   rmSync(staging, { recursive: true, force: true });
@@ -129,7 +141,7 @@ export async function buildDemoTemplate(templateDir: string, config: Config, now
   try {
     await migrate(db.sql);
     const { services, close } = seedingServices(db, config, () => seededAt);
-    summary = await seedDemo(services);
+    summary = await seedDemo(services, seedOptions);
     await close();
   } finally {
     await db.close();
