@@ -69,7 +69,7 @@ describe('the server process', () => {
 
     // An order POST whose body is half sent when SIGTERM arrives.
     const now = Math.floor(Date.now() / 1000);
-    const wallet = Wallet.createRandom();
+    const wallet = new Wallet(Wallet.createRandom().privateKey);
     const order = await signWithEthers6(wallet, net.chainId, net.exchange, {
       isOrderAsk: true, signer: wallet.address, collection, price: '1000000000000000000', tokenId: '1', amount: '1',
       strategy: net.strategies.standardSale[0]!, currency: net.weth, nonce: '0', startTime: now - 60, endTime: now + 86_400,
