@@ -58,9 +58,12 @@ try {
       process.exit(1);
     }, config.shutdownTimeoutMs + 1500).unref();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
+    // server.close() only closes the connections idle at that moment; a keep-alive connection
+    // whose request (or subscription) finishes later would otherwise linger until its timeout.
+    const reaper = setInterval(() => server.closeIdleConnections(), 50);
     await running.endSubscriptions();
     const drained = await Promise.race([closed.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), config.shutdownTimeoutMs).unref())]);
+    clearInterval(reaper);
     if (!drained) {
       logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'requests still running after SHUTDOWN_TIMEOUT_MS; closing their connections');
       server.closeAllConnections();

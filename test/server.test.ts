@@ -109,7 +109,11 @@ describe('the server process', () => {
     expect(await sseText).toContain('event: complete');
     expect(await server.exited).toBe(0);
     expect(Date.now() - t0).toBeLessThan(10_000);
-    expect(server.output()).toContain('"msg":"stopped"');
+    // Drained, not cut off by SHUTDOWN_TIMEOUT_MS.
+    const stopped = server.output().split('\n').find((l) => l.includes('"msg":"stopped"'));
+    expect(stopped).toBeDefined();
+    expect(JSON.parse(stopped!).ms).toBeLessThan(6000);
+    expect(server.output()).not.toContain('still running');
     const db = await openDatabase({ dataDir });
     try {
       expect(await db.prisma.order.count({ where: { hash } })).toBe(1);
