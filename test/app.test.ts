@@ -41,7 +41,7 @@ describe('boot on embedded PGlite', () => {
     expect(await second.db.prisma.order.count()).toBe(counts.orders);
     expect(await second.db.prisma.collection.count()).toBe(counts.collections);
     await second.close();
-  });
+  }, 180_000); // the whole demo seed without a template: tens of seconds on a loaded machine
 
   it('leaves a new embedded database empty with SEED=0', async () => {
     const running = await boot(loadConfig({ DATA_DIR: 'memory', SEED: '0', LOG_LEVEL: 'silent' }), createLogger('silent'));
