@@ -139,6 +139,22 @@ describe('the server process', () => {
     }
   });
 
+  it('exits with one line after the bounded wait when PostgreSQL is unreachable at boot', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+    const server = startServer({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/none`, DATABASE_WAIT_SECONDS: '1', PORT: '0' });
+    server.ready.catch(() => {});
+    expect(await server.exited).toBe(1);
+    const fatal = server.output().split('\n').filter((l) => l.includes('"level":60'));
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]).toContain(`PostgreSQL 127.0.0.1:${port}/none is unreachable`);
+    expect(fatal[0]).toContain('DATABASE_WAIT_SECONDS=forever');
+    expect(server.output()).toContain('waiting for PostgreSQL');
+    expect(server.output()).not.toMatch(/\n\s+at /);
+  });
+
   it('refuses a chain without its contract addresses with one line per missing variable', async () => {
     const r = await run(process.execPath, [...TSX, 'src/server.ts'], { env: baseEnv({ CHAIN_ID: '424242', DATA_DIR: 'memory' }) }).catch((e) => e);
     expect(r.code).toBe(2);
