@@ -1,5 +1,6 @@
 // Boot: open the database, apply migrations, seed the embedded demo on first creation, build
-// the services and the HTTP app. Used by the server, the CLI commands and the tests.
+// the services and the HTTP app. Used by the server, the CLI commands and the tests. Each step
+// is timed and logged through `steps` (src/startup-steps.ts) when the caller passes them.
 import { createChainReader } from './chain/chain-reader.js';
 import { createIndexer } from './chain/indexer/indexer.js';
 import { createIndexerProvider } from './chain/indexer/indexer-provider.js';
@@ -7,10 +8,14 @@ import { createEventBus, type EventBus } from './events/event-bus.js';
 import { publishIndexerEvent } from './events/from-indexer.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
+import { ensureEmbeddedDemo } from './db/demo-data-dir.js';
 import { migrate } from './db/migrate.js';
 import { openReadReplica, type ReadReplica } from './db/read-replica.js';
 import { seedDemo } from './db/seed-demo.js';
+import { DEFAULT_TEMPLATE_DIR } from './db/template-dir.js';
+import { waitForDatabase } from './db/wait-for-database.js';
 import type { Logger } from './logger.js';
+import { silentSteps, type StartupSteps } from './startup-steps.js';
 import { createServices, type Services } from './services/index.js';
 import { createSignatureVerifier, type SignatureVerifier } from './services/signature-pool.js';
 import { createApp, type App } from './yoga.js';
@@ -19,6 +24,8 @@ export interface Running {
   db: Database;
   services: Services;
   yoga: App;
+  /** ends open subscriptions (SSE streams complete) without closing anything else */
+  endSubscriptions(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -29,22 +36,46 @@ export interface BootOptions {
   collectDefaultMetrics?: boolean;
   /** false: never start the chain indexer in this process (tests drive it themselves) */
   indexer?: boolean;
+  /** logs each startup step with its duration (server); silent by default */
+  steps?: StartupSteps;
+  /** the prepared demo database copied by a first embedded start; null: always seed */
+  demoTemplateDir?: string | null;
 }
 
 export async function boot(config: Config, logger: Logger, opts: BootOptions = {}): Promise<Running> {
   // The database is closed here only if boot opened it (tests pass their own).
   const ownsDb = !opts.db;
-  const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts }));
+  const steps = opts.steps ?? silentSteps;
+  const now = opts.now ?? (() => new Date());
+  // First start of a persistent embedded database: build it whole (template copy or seed) in a
+  // staging folder, so a kill midway leaves nothing half done (src/db/demo-data-dir.ts).
+  const embeddedOnDisk = !opts.db && !config.databaseUrl && config.dataDir !== 'memory';
+  if (embeddedOnDisk && config.seed) {
+    const templateDir = opts.demoTemplateDir === undefined ? DEFAULT_TEMPLATE_DIR : (opts.demoTemplateDir ?? undefined);
+    const demo = await steps.run('demo data', () => ensureEmbeddedDemo({ dataDir: config.dataDir, config, now, templateDir }), (r) => ({ source: r.source, ...r.summary }));
+    if (demo.source === 'seeded') logger.info('demo marketplace seeded (SEED=0 to skip; `npm run build` prepares a template that makes this first start fast)');
+  }
+  const db =
+    opts.db ??
+    (await steps.run('open database', () => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts })));
   let signatures: SignatureVerifier | undefined;
   let events: EventBus | undefined;
   let replica: ReadReplica | undefined;
   let stopIndexer = async () => {};
   try {
-    const migrations = await migrate(db.sql);
+    if (db.kind === 'postgres' && ownsDb) {
+      await steps.run('connect', () =>
+        waitForDatabase(db, {
+          seconds: config.databaseWaitSeconds,
+          onRetry: (attempt, reason) => logger.warn({ attempt, reason }, `waiting for ${db.describe}`),
+        }),
+      );
+    }
+    const migrations = await steps.run('migrations', () => migrate(db.sql), (m) => ({ applied: m.applied.length, alreadyApplied: m.alreadyApplied.length }));
     logger.info({ database: db.describe, applied: migrations.applied, alreadyApplied: migrations.alreadyApplied.length }, 'database ready');
-    signatures = createSignatureVerifier(config.signatureWorkers, {
+    signatures = await steps.run('signature workers', () => createSignatureVerifier(config.signatureWorkers, {
       onWorkerError: (err) => logger.error({ err }, 'signature worker failed; the order was verified on the main thread'),
-    });
+    }));
     events = createEventBus({ redisUrl: config.redisUrl, logger });
     if (config.databaseReplica) {
       if (db.kind !== 'postgres') throw new Error('DATABASE_REPLICA_URL needs a PostgreSQL primary');
@@ -58,22 +89,21 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       config,
       network: config.network,
       chain: config.rpcUrl ? createChainReader(config.rpcUrl, config.network) : null,
-      now: opts.now ?? (() => new Date()),
+      now,
       onInternalError: (err) => logger.error({ err }, 'unexpected error behind a REST route'),
       signatures,
       replica,
     });
-    const freshEmbedded = db.kind === 'pglite' && migrations.alreadyApplied.length === 0 && migrations.applied.length > 0;
-    if (freshEmbedded && config.seed && (await db.prisma.collection.count()) === 0) {
-      const t0 = performance.now();
-      const summary = await seedDemo(services);
-      logger.info({ ...summary, ms: Math.round(performance.now() - t0) }, 'demo marketplace seeded (SEED=0 to skip)');
+    // In memory there is nothing to keep atomic: seed the new database in place.
+    const freshInMemory = ownsDb && db.kind === 'pglite' && !embeddedOnDisk && migrations.alreadyApplied.length === 0 && migrations.applied.length > 0;
+    if (freshInMemory && config.seed && (await db.prisma.collection.count()) === 0) {
+      await steps.run('demo data', () => seedDemo(services), (summary) => ({ source: 'seeded', ...summary }));
     }
     if (!config.rpcUrl) logger.warn('RPC_URL is not set: checks that need chain state are skipped and the chain indexer is off');
-    else if (config.indexer.enabled && opts.indexer !== false) stopIndexer = await startIndexer(config, logger, services);
+    else if (config.indexer.enabled && opts.indexer !== false) stopIndexer = await steps.run('chain indexer', () => startIndexer(config, logger, services));
     const indexerOn = Boolean(config.rpcUrl && config.indexer.enabled && opts.indexer !== false);
     services.health.register('indexer', () => ({ status: indexerOn ? 'on' : 'off' }), { required: false });
-    const yoga = createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics });
+    const yoga = await steps.run('http app', () => createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics }));
     const verifier = signatures;
     const bus = events;
     const readReplica = replica;
@@ -81,6 +111,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       db,
       services,
       yoga,
+      endSubscriptions: () => bus.endSubscriptions(),
       close: async () => {
         await stopIndexer();
         await yoga.dispose(); // plugins' resources (the rate limiter's Redis client)

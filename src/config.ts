@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { normalizeAddress } from './domain/address.js';
-import { resolveNetwork, type Network } from './domain/networks.js';
+import { missingNetworkAddresses, resolveNetwork, type Network } from './domain/networks.js';
 import type { DatabaseTimeouts } from './db/database.js';
 
 const bool = (fallback: boolean) =>
@@ -114,6 +114,19 @@ const envSchema = z.object({
   }),
   DATABASE_REPLICA_MAX_LAG_MS: int(2000, 0, 3_600_000),
   DATABASE_REPLICA_PROBE_MS: int(500, 50, 60_000),
+  DATABASE_WAIT_SECONDS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return 10;
+      if (v === 'forever') return Infinity;
+      if (!/^\d+$/.test(v) || Number(v) > 86_400) {
+        ctx.addIssue({ code: 'custom', message: `expected seconds (0..86400) or "forever", got "${v}"` });
+        return z.NEVER;
+      }
+      return Number(v);
+    }),
+  SHUTDOWN_TIMEOUT_MS: int(8000, 0, 600_000),
   DATA_DIR: z.string().default('./data'),
   SEED: bool(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -225,6 +238,10 @@ export type Config = {
   healthCheckTimeoutMs: number;
   /** reads may go to this streaming replica of databaseUrl (src/db/read-replica.ts) */
   databaseReplica: { url: string; maxLagMs: number; probeMs: number } | undefined;
+  /** how long boot retries an unreachable PostgreSQL before giving up (Infinity: wait for it) */
+  databaseWaitSeconds: number;
+  /** SIGTERM/SIGINT: how long in-flight requests may take to finish before the process exits */
+  shutdownTimeoutMs: number;
   /** a folder for the embedded database, or 'memory' */
   dataDir: string;
   seed: boolean;
@@ -253,6 +270,14 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
+/** The variable that provides each address missingNetworkAddresses() can name. */
+const NETWORK_VARIABLE: Record<string, string> = {
+  exchange: 'EXCHANGE_ADDRESS',
+  weth: 'WETH_ADDRESS',
+  'standardSale strategy': 'STRATEGY_STANDARD_SALE_ADDRESSES',
+  'collectionOffer strategy': 'STRATEGY_COLLECTION_OFFER_ADDRESSES',
+};
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -263,8 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.DATABASE_REPLICA_URL && !e.DATABASE_URL) {
     throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URL: needs DATABASE_URL (a replica of the embedded database does not exist)');
   }
-  return {
-    network: resolveNetwork(e.CHAIN_ID, {
+  const network = resolveNetwork(e.CHAIN_ID, {
       exchange: e.EXCHANGE_ADDRESS,
       weth: e.WETH_ADDRESS,
       transferManagerERC721: e.TRANSFER_MANAGER_ERC721_ADDRESS,
@@ -273,7 +297,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       collectionOffer: e.STRATEGY_COLLECTION_OFFER_ADDRESSES,
       privateSale: e.STRATEGY_PRIVATE_SALE_ADDRESSES,
       dutchAuction: e.STRATEGY_DUTCH_AUCTION_ADDRESSES,
-    }),
+  });
+  // Cross-variable checks: a chain without its contracts boots and then fails every order.
+  const missing = missingNetworkAddresses(network).map(
+    (m) => `  ${NETWORK_VARIABLE[m] ?? m}: chain ${e.CHAIN_ID} has no built-in ${m} address; set it`,
+  );
+  if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
+  return {
+    network,
     rpcUrl: e.RPC_URL,
     redisUrl: e.REDIS_URL,
     indexer: {
@@ -297,6 +328,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseReplica: e.DATABASE_REPLICA_URL
       ? { url: e.DATABASE_REPLICA_URL, maxLagMs: e.DATABASE_REPLICA_MAX_LAG_MS, probeMs: e.DATABASE_REPLICA_PROBE_MS }
       : undefined,
+    databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     dataDir: e.DATA_DIR,
     seed: e.SEED,
     logLevel: e.LOG_LEVEL,

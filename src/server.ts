@@ -1,39 +1,94 @@
-// Listens. Everything else is in app.ts and yoga.ts.
-import { createServer } from 'node:http';
-import { boot } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+// Listens. Everything else is in app.ts and yoga.ts. Loads only the configuration and the logger
+// before its first log line; the application (GraphQL schema, Prisma, PGlite, ethers) is imported
+// after it, so a start says what it is doing from the first moment and times every step.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { parseArgs } from 'node:util';
+import { loadConfigOrExit } from './config-or-exit.js';
 import { createLogger } from './logger.js';
 import { answerClientErrorsInEnvelope } from './http/client-error.js';
+import { describeStartupFailure } from './startup-failure.js';
+import { createStartupSteps } from './startup-steps.js';
 
-let config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(2);
-  }
-  throw err;
-}
-const logger = createLogger(config.logLevel);
-const running = await boot(config, logger, { collectDefaultMetrics: true });
-const server = createServer(running.yoga);
-answerClientErrorsInEnvelope(server);
-server.listen(config.port, config.host, () => {
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  logger.info(`serving on http://localhost:${port}  (GraphQL /graphql, REST /api/v1, /healthz, /readyz, /metrics)`);
-});
+const USAGE = `usage: npm start            (node dist/server.js)
+Serves GraphQL on /graphql, the v1 REST API on /api/v1, /healthz, /readyz and /metrics.
+Configured by environment variables only (see README "Configuration"), e.g.
+  PORT=4000 DATA_DIR=./data            embedded database (default)
+  DATABASE_URL=postgresql://...        PostgreSQL; DATABASE_WAIT_SECONDS=forever waits for it at boot
+  SHUTDOWN_TIMEOUT_MS=8000             how long SIGTERM lets in-flight requests finish`;
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'shutting down');
-  server.close();
-  server.closeAllConnections();
-  await running.close();
+const { values: flags } = parseArgs({ options: { help: { type: 'boolean', short: 'h' } }, strict: false });
+if (flags.help) {
+  console.log(USAGE);
   process.exit(0);
 }
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+const config = loadConfigOrExit();
+const logger = createLogger(config.logLevel);
+const steps = createStartupSteps(logger);
+logger.info({ pid: process.pid, node: process.version, sinceStartMs: steps.sinceStart() }, 'starting');
+
+try {
+  const { boot } = await steps.run('load modules', () => import('./app.js'));
+  const running = await boot(config, logger, { collectDefaultMetrics: true, steps });
+  let draining = false;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    // While draining, answer what arrives on open keep-alive connections and close them after.
+    if (draining) res.setHeader('connection', 'close');
+    void running.yoga(req, res);
+  });
+  answerClientErrorsInEnvelope(server);
+  await steps.run('listen', () => listen(server, config.port, config.host));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  logger.info(
+    { port, readyMs: steps.sinceStart() },
+    `ready in ${steps.sinceStart()} ms: http://localhost:${port}  (GraphQL /graphql, REST /api/v1, /healthz, /readyz, /metrics)`,
+  );
+
+  // Drain (issue 12): stop accepting, end subscriptions politely, let in-flight requests finish
+  // within SHUTDOWN_TIMEOUT_MS, then stop the indexer (its lease), the workers and the database.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    draining = true;
+    const t0 = performance.now();
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: draining in-flight requests');
+    // A last resort if something below hangs: never outlive the bound by much.
+    setTimeout(() => {
+      logger.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 1500).unref();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // server.close() only closes the connections idle at that moment; a keep-alive connection
+    // whose request (or subscription) finishes later would otherwise linger until its timeout.
+    const reaper = setInterval(() => server.closeIdleConnections(), 50);
+    await running.endSubscriptions();
+    const drained = await Promise.race([closed.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), config.shutdownTimeoutMs).unref())]);
+    clearInterval(reaper);
+    if (!drained) {
+      logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'requests still running after SHUTDOWN_TIMEOUT_MS; closing their connections');
+      server.closeAllConnections();
+    }
+    await running.close();
+    logger.info({ ms: Math.round(performance.now() - t0) }, 'stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+} catch (err) {
+  const line = describeStartupFailure(err, config);
+  if (!line) throw err;
+  logger.fatal(line);
+  process.exit(1);
+}
+
+function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

@@ -21,7 +21,8 @@ describe('boot on embedded PGlite', () => {
   it('seeds a new data folder once, and reopens it without seeding again', async () => {
     const dir = tempDir();
     const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
-    const first = await boot(config, createLogger('silent'));
+    // No template here: this is the slow path a build without `npm run build` takes.
+    const first = await boot(config, createLogger('silent'), { demoTemplateDir: null });
     const counts = { collections: await first.db.prisma.collection.count(), orders: await first.db.prisma.order.count(), sales: await first.db.prisma.sale.count() };
     expect(counts.collections).toBeGreaterThanOrEqual(5);
     expect(counts.orders).toBeGreaterThanOrEqual(300);
@@ -40,7 +41,7 @@ describe('boot on embedded PGlite', () => {
     expect(await second.db.prisma.order.count()).toBe(counts.orders);
     expect(await second.db.prisma.collection.count()).toBe(counts.collections);
     await second.close();
-  });
+  }, 180_000); // the whole demo seed without a template: tens of seconds on a loaded machine
 
   it('leaves a new embedded database empty with SEED=0', async () => {
     const running = await boot(loadConfig({ DATA_DIR: 'memory', SEED: '0', LOG_LEVEL: 'silent' }), createLogger('silent'));
@@ -59,10 +60,24 @@ describe('boot on embedded PGlite', () => {
   });
 
   it('applies network overrides from env to the address book', () => {
-    const c = loadConfig({ CHAIN_ID: '31337', EXCHANGE_ADDRESS: '0x' + 'aa'.repeat(20), STRATEGY_STANDARD_SALE_ADDRESSES: `0x${'bb'.repeat(20)}, 0x${'cc'.repeat(20)}` });
+    const c = loadConfig({
+      CHAIN_ID: '31337',
+      EXCHANGE_ADDRESS: '0x' + 'aa'.repeat(20),
+      WETH_ADDRESS: '0x' + 'dd'.repeat(20),
+      STRATEGY_STANDARD_SALE_ADDRESSES: `0x${'bb'.repeat(20)}, 0x${'cc'.repeat(20)}`,
+      STRATEGY_COLLECTION_OFFER_ADDRESSES: '0x' + 'ee'.repeat(20),
+    });
     expect(c.network.chainId).toBe(31337);
     expect(c.network.exchange.toLowerCase()).toBe('0x' + 'aa'.repeat(20));
     expect(c.network.strategies.standardSale).toHaveLength(2);
     expect(loadConfig({}).network.weth).toBe('0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2');
+  });
+
+  it('refuses a chain without its contract addresses, naming each missing variable', () => {
+    expect(() => loadConfig({ CHAIN_ID: '31337', EXCHANGE_ADDRESS: '0x' + 'aa'.repeat(20) })).toThrow(
+      /WETH_ADDRESS: chain 31337[^\n]*\n  STRATEGY_STANDARD_SALE_ADDRESSES[^\n]*\n  STRATEGY_COLLECTION_OFFER_ADDRESSES/,
+    );
+    expect(() => loadConfig({ DATABASE_WAIT_SECONDS: 'soon' })).toThrow(/DATABASE_WAIT_SECONDS/);
+    expect(loadConfig({ DATABASE_WAIT_SECONDS: 'forever' }).databaseWaitSeconds).toBe(Infinity);
   });
 });

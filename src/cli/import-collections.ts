@@ -4,7 +4,9 @@
 // credentials, so it is the CLI form of the x-api-key guarded mutation.
 import { runJsonImport } from './run-json-import.js';
 
-await runJsonImport('npm run collections:import -- <collections.json>', async (services, list, file) => {
+await runJsonImport(`usage: npm run collections:import -- <collections.json>
+Creates or updates collections from a JSON array of UpsertCollectionInput objects (the admin
+mutation's input), all or nothing; the problems of a refused file are printed (exit 1).`, async (services, list, file) => {
   const r = await services.collections.importCollections(list);
   return `imported ${file}: ${r.created} created, ${r.updated} updated`;
 });

@@ -5,7 +5,9 @@
 // the x-api-key guarded mutation.
 import { runJsonImport } from './run-json-import.js';
 
-await runJsonImport('npm run market-data:import -- <market-data.json>', async (services, list, file) => {
+await runJsonImport(`usage: npm run market-data:import -- <market-data.json>
+Stores external market data for listing rewards from a JSON array of
+{collection, volume24hGlobal, floorGlobal, observedAt?}, all or nothing (exit 1 with the problems).`, async (services, list, file) => {
   const r = await services.listingRewards.upsertMarketData(list);
   return `imported ${file}: ${r.written} written, ${r.ignoredOlder} ignored (older than the stored observation)`;
 });

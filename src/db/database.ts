@@ -8,6 +8,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { lockDataDir } from './data-dir-lock.js';
 import type { SqlRunner } from './sql-runner.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -163,13 +164,22 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
 async function openPglite(dataDir: string, opts: OpenDatabaseOptions): Promise<Database> {
   const inMemory = dataDir === 'memory';
   let dir: string | undefined;
-  if (!inMemory) {
-    dir = path.resolve(dataDir, 'pglite');
-    mkdirSync(dir, { recursive: true });
+  // One process per data directory (data-dir-lock.ts); released when the database closes.
+  const unlock = inMemory ? () => {} : lockDataDir(dataDir);
+  try {
+    if (!inMemory) {
+      dir = path.resolve(dataDir, 'pglite');
+      mkdirSync(dir, { recursive: true });
+    }
+    const pglite = inMemory ? new PGlite() : new PGlite(dir);
+    await pglite.waitReady;
+    const db = wrapPglite(pglite, inMemory ? 'embedded PGlite (in memory)' : `embedded PGlite ${dir}`, opts);
+    const close = db.close;
+    return { ...db, close: () => close().finally(unlock) };
+  } catch (err) {
+    unlock();
+    throw err;
   }
-  const pglite = inMemory ? new PGlite() : new PGlite(dir);
-  await pglite.waitReady;
-  return wrapPglite(pglite, inMemory ? 'embedded PGlite (in memory)' : `embedded PGlite ${dir}`, opts);
 }
 
 /** Wraps an open PGlite instance (tests pass clones of a migrated template). */

@@ -6,10 +6,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../project-root.js';
 import type { SqlRunner } from './sql-runner.js';
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../prisma/migrations');
+export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'prisma', 'migrations');
 
 /** An arbitrary constant: the advisory lock id all instances agree on for migrations. */
 const MIGRATION_LOCK_ID = 72_707_369;

@@ -51,6 +51,8 @@ export interface EventBus {
   transport: string;
   /** where an event published now goes: 'redis' (every instance) or 'local' (this process only) */
   delivery(): 'redis' | 'local';
+  /** ends every open subscription (their SSE streams complete): the polite part of a shutdown */
+  endSubscriptions(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,13 +78,22 @@ export function createEventBus(opts: { redisUrl?: string; channelPrefix?: string
   }
   const prefix = opts.channelPrefix ?? 'marketplace';
   const pubsub = createPubSub<Record<string, [unknown]>>(eventTarget ? { eventTarget } : {});
+  const open = new Set<AsyncIterator<unknown>>();
+  const endSubscriptions = async () => {
+    await Promise.allSettled([...open].map((it) => it.return?.()));
+    open.clear();
+  };
   return {
     transport: opts.redisUrl ? 'redis' : 'memory',
     delivery: () => delivery(),
     publishOrderEvent: (e) => pubsub.publish(`${prefix}:order-events`, e),
     publishSale: (e) => pubsub.publish(`${prefix}:sales`, e),
-    subscribe: (topic) => eager(pubsub.subscribe(`${prefix}:${topic}`) as AsyncIterable<never>),
-    close,
+    subscribe: (topic) => eager(pubsub.subscribe(`${prefix}:${topic}`) as AsyncIterable<never>, open),
+    endSubscriptions,
+    close: async () => {
+      await endSubscriptions();
+      await close();
+    },
   };
 }
 
@@ -91,8 +102,9 @@ export function createEventBus(opts: { redisUrl?: string; channelPrefix?: string
  * when the SSE stream is first pulled. An event published between "subscription accepted" and
  * that first pull would be lost. Asking for the first value at once attaches the listener now.
  */
-function eager<T>(source: AsyncIterable<T>): AsyncIterable<T> {
+function eager<T>(source: AsyncIterable<T>, open: Set<AsyncIterator<unknown>>): AsyncIterable<T> {
   const it = source[Symbol.asyncIterator]();
+  open.add(it);
   let first: Promise<IteratorResult<T>> | null = it.next();
   first.catch(() => {});
   return {
@@ -102,7 +114,10 @@ function eager<T>(source: AsyncIterable<T>): AsyncIterable<T> {
         first = null;
         return p;
       },
-      return: (value?: unknown) => it.return?.(value) ?? Promise.resolve({ done: true as const, value: value as T }),
+      return: (value?: unknown) => {
+        open.delete(it);
+        return it.return?.(value) ?? Promise.resolve({ done: true as const, value: value as T });
+      },
       throw: (err?: unknown) => it.throw?.(err) ?? Promise.reject(err),
     }),
   };

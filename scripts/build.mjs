@@ -1,0 +1,68 @@
+// `npm run build` (also run by postinstall): compiles the TypeScript entry points into dist/ once,
+// so `npm start` and the operator commands run plain JavaScript instead of compiling on every
+// start (issue 10 goal 3). One self-contained ESM file per entry, flat in dist/, with the npm
+// packages left as imports: bundling our ~150 modules into one file removes most of the module
+// resolution at start, and keeping packages external keeps their own file lookups (PGlite's
+// WASM, Prisma's query compiler) working. The signature worker sits next to its pool so the
+// pool's `new URL('./signature-worker.mjs', import.meta.url)` finds it from any entry.
+// Then prepares the demo database template (scripts/build-demo-template.mjs) unless
+// BUILD_DEMO=0. Writes dist/build-stamp.json last: the launcher compares it with the sources.
+import { readdirSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+
+/** entry name in dist/ -> source. Keep in sync with scripts/run-built.mjs users in package.json. */
+export const ENTRIES = {
+  server: 'src/server.ts',
+  indexer: 'src/cli/indexer.ts',
+  migrate: 'src/cli/migrate.ts',
+  seed: 'src/cli/seed.ts',
+  'import-collections': 'src/cli/import-collections.ts',
+  'import-market-data': 'src/cli/import-market-data.ts',
+  'build-demo-template': 'src/cli/build-demo-template.ts',
+};
+
+export async function buildDist({ quiet = false } = {}) {
+  const t0 = performance.now();
+  rmSync(path.join(dist, 'build-stamp.json'), { force: true });
+  mkdirSync(dist, { recursive: true });
+  // Old chunks would pile up (their names carry a content hash); the demo template stays.
+  for (const f of readdirSync(dist)) if (/\.(m?js|map)$/.test(f)) rmSync(path.join(dist, f));
+  const common = {
+    absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    // Packages stay ESM/CJS as published; a bundled module using require() needs one in scope.
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  };
+  // Code splitting keeps `await import('./app.js')` in server.ts lazy: the first log line comes
+  // before the heavy packages load. Chunks stay flat in dist/ so import.meta.url is the same
+  // folder from every chunk.
+  await build({ ...common, entryPoints: ENTRIES, outdir: dist, splitting: true, chunkNames: '_chunk-[hash]' });
+  await build({ ...common, entryPoints: { 'signature-worker': 'src/services/signature-worker.ts' }, outdir: dist, outExtension: { '.js': '.mjs' } });
+  const ms = Math.round(performance.now() - t0);
+  writeFileSync(path.join(dist, 'build-stamp.json'), JSON.stringify({ builtAt: new Date().toISOString(), ms }) + '\n');
+  if (!quiet) console.log(`built dist/ (${Object.keys(ENTRIES).length} entries + signature worker) in ${ms} ms`);
+  return ms;
+}
+
+/** The demo database template (src/cli/build-demo-template.ts), from the fresh build. */
+export function buildDemoTemplate() {
+  const r = spawnSync(process.execPath, [path.join(dist, 'build-demo-template.js')], { cwd: root, stdio: 'inherit', env: { ...process.env, LOG_LEVEL: 'warn' } });
+  if (r.status !== 0) console.warn('the demo template could not be prepared; the first start will seed the demo itself (slower)');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await buildDist();
+  if (process.env.BUILD_DEMO !== '0') buildDemoTemplate();
+}
