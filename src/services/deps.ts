@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Network } from '../domain/networks.js';
 import type { EventBus } from '../events/event-bus.js';
+import type { SubmissionHooks } from './order-submission.js';
 import type { SignatureVerifier } from './signature-pool.js';
 
 export interface ServiceDeps {
@@ -21,6 +22,8 @@ export interface ServiceDeps {
   onInternalError?: (err: unknown) => void;
   /** order signature verification (a worker pool from boot); unset = on the main thread */
   signatures?: SignatureVerifier;
+  /** test seams between the checks and the insert of an order (race tests); unset in production */
+  submissionHooks?: SubmissionHooks;
 }
 
 export const nowSeconds = (deps: Pick<ServiceDeps, 'now'>): bigint => BigInt(Math.floor(deps.now().getTime() / 1000));
