@@ -34,7 +34,7 @@ const body = (over: Partial<MakerOrderBody>): MakerOrderBody => ({
   currency: net.weth,
   nonce: String(nonce++),
   startTime: NOW - 60,
-  endTime: String(NOW + 86_400),
+  endTime: NOW + 86_400,
   minPercentageToAsk: 8500,
   params: [],
   ...over,
