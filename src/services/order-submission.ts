@@ -32,8 +32,8 @@ export const MAX_BATCH = 100;
 export interface OrderValidation {
   /** the struct hash (spec 2.5); null when the fields do not parse */
   hash: string | null;
-  /** the address the signature recovers to; null when it cannot be recovered */
-  signer: string | null;
+  /** the address the signature recovers to (the contract signer when EIP-1271 accepts it); null when nothing recovers */
+  recoveredSigner: string | null;
   valid: boolean;
   problems: OrderProblem[];
 }
@@ -66,7 +66,7 @@ export function createOrderSubmissionService(deps: ServiceDeps) {
 
   async function assess(raw: unknown): Promise<Assessment> {
     const parse = parseMakerOrderInput(raw);
-    if (!parse.ok) return { hash: null, signer: null, valid: false, problems: parse.problems, parsed: null, sig: null, discovered: null, checkedBlock: null };
+    if (!parse.ok) return { hash: null, recoveredSigner: null, valid: false, problems: parse.problems, parsed: null, sig: null, discovered: null, checkedBlock: null };
     const p = parse.value;
     const order = toSignedMakerOrder(p);
     const hash = computeOrderHash(order);
@@ -163,13 +163,13 @@ export function createOrderSubmissionService(deps: ServiceDeps) {
 
     const sig =
       sigCheck.signature && sigCheck.v !== null && sigCheck.r && sigCheck.s ? { signature: sigCheck.signature, v: sigCheck.v, r: sigCheck.r, s: sigCheck.s } : null;
-    return { hash, signer: recovered, valid: problems.length === 0, problems, parsed: p, sig, discovered, checkedBlock };
+    return { hash, recoveredSigner: recovered, valid: problems.length === 0, problems, parsed: p, sig, discovered, checkedBlock };
   }
 
   /** The dry run: every problem the order has, storing nothing. */
   async function validateOrder(raw: unknown): Promise<OrderValidation> {
-    const { hash, signer, valid, problems } = await assess(raw);
-    return { hash, signer, valid, problems };
+    const { hash, recoveredSigner, valid, problems } = await assess(raw);
+    return { hash, recoveredSigner, valid, problems };
   }
 
   async function insert(a: Assessment): Promise<Order> {

@@ -30,5 +30,6 @@ export async function createOrder(_query: Query, ctx: Context, request: Request)
 export async function validateOrder(_query: Query, ctx: Context, request: Request): Promise<Response> {
   const body = await readJsonBody(request, ctx.services.deps.config.maxBodyBytes);
   const v = await ctx.services.submissions.validateOrder(body);
-  return ok({ hash: v.hash, signer: v.signer, valid: v.valid, problems: asProblems(v.problems) });
+  // v1 clients read the recovered address as `signer`
+  return ok({ hash: v.hash, signer: v.recoveredSigner, valid: v.valid, problems: asProblems(v.problems) });
 }
