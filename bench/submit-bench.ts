@@ -76,8 +76,13 @@ function runLoadGenerator() {
             if (headEnd < 0) return;
             const head = buf.subarray(0, headEnd).toString('latin1');
             const m = /content-length: *(\d+)/i.exec(head);
-            if (!m) return reject(new Error(`no content-length in response: ${head}`));
-            const total = headEnd + 4 + Number(m[1]);
+            let total: number;
+            if (m) total = headEnd + 4 + Number(m[1]);
+            else if (/transfer-encoding: *chunked/i.test(head)) {
+              const end = buf.indexOf('\r\n0\r\n\r\n', headEnd + 4 - 2);
+              if (end < 0) return;
+              total = end + 7;
+            } else return reject(new Error(`no body length in response: ${head}`));
             if (buf.length < total) return;
             const body = buf.subarray(headEnd + 4, total).toString('utf8');
             buf = buf.subarray(total);
@@ -103,7 +108,10 @@ function startLoadGenerator() {
     child,
     async run(job: Job): Promise<{ wallMs: number; cpuUs: number; latencies: number[]; failures: string[] }> {
       await ready;
-      const done = new Promise<any>((resolve) => child.once('message', resolve));
+      const done = new Promise<any>((resolve, reject) => {
+        child.once('message', resolve);
+        child.once('exit', (code) => reject(new Error(`load generator exited (${code})`)));
+      });
       child.send({ ...job, requests: job.requests.map((r) => r.toString('latin1')) });
       return done;
     },
@@ -371,7 +379,6 @@ async function main() {
         server.closeAllConnections();
         await new Promise<void>((r) => server.close(() => r()));
         await running.close();
-        await running.db.close();
         if (dbName) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
         if (dbEnv.DATA_DIR) rmSync(dbEnv.DATA_DIR, { recursive: true, force: true });
       }
