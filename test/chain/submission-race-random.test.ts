@@ -18,7 +18,8 @@ import { signWithEthers6, type MakerOrderBody } from '../helpers/maker-orders.js
 import { backendName, openTestDatabase, type TestDatabase } from '../helpers/test-database.js';
 
 const SEED = Number(process.env.SUBMISSION_RACE_SEED ?? 20261123);
-const ROUNDS = 8;
+const ROUNDS = 6;
+const SIGNERS_PER_ROUND = 3;
 const SIBLINGS = 24; // more than the cap of 20
 const rnd = prng(SEED);
 
@@ -29,6 +30,8 @@ let submissions: OrderSubmissionService;
 let bus: EventBus;
 let chain: ReturnType<typeof createChainReader>;
 let nowSec: number;
+/** the chain actions of the current round */
+let roundActs: Promise<unknown> = Promise.resolve();
 
 beforeAll(async () => {
   w = await startWorld();
@@ -38,8 +41,25 @@ beforeAll(async () => {
   chain = createChainReader(w.evm.rpcUrl, w.network);
   bus = createEventBus();
   const now = () => new Date(nowSec * 1000);
-  submissions = createOrderSubmissionService({ db: t.db, config: loadConfig({ SEED: '0', LOG_LEVEL: 'silent' }), network: w.network, chain, now, events: bus });
-  ix = createIndexer({ db: t.db, provider: w.indexerProvider(), network: w.network, startBlock: 0, confirmations: 0, batchSize: 3, now });
+  // Random pauses at the two seams (after the checks, and between a batch's reads and its write)
+  // widen the windows the race lives in, so that it happens in most runs instead of a few.
+  submissions = createOrderSubmissionService({
+    db: t.db,
+    config: loadConfig({ SEED: '0', LOG_LEVEL: 'silent' }),
+    network: w.network,
+    chain,
+    now,
+    events: bus,
+    submissionHooks: {
+      // half the submissions that passed their checks wait for the round's chain actions to be
+      // mined, then a random moment: the indexer may scan the action's batch before or after them
+      beforeInsert: async () => {
+        if (rnd.next() < 0.5) await roundActs;
+        await sleep(rnd.int(0, 30));
+      },
+    },
+  });
+  ix = createIndexer({ db: t.db, provider: w.indexerProvider(), network: w.network, startBlock: 0, confirmations: 0, batchSize: 3, now, beforeWrite: () => sleep(rnd.int(0, 15)) });
 });
 afterAll(async () => {
   chain?.destroy();
@@ -48,7 +68,7 @@ afterAll(async () => {
   await w?.stop();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const mined = async (p: Promise<{ wait(): Promise<unknown> }>) => {
   try {
     await (await p).wait();
@@ -59,7 +79,8 @@ const mined = async (p: Promise<{ wait(): Promise<unknown> }>) => {
 
 describe(`submission race, randomised on a local EVM (${backendName}, seed ${SEED})`, () => {
   it(`${ROUNDS} rounds of ${SIBLINGS} parallel same-nonce offers per signer while balances drop: every status equals the chain's`, async () => {
-    const signers = w.evm.wallets.slice(2, 6);
+    // a signer per burst, never touched again: nothing later re-evaluates its orders by chance
+    const signers = w.evm.wallets.slice(2, 2 + ROUNDS * SIGNERS_PER_ROUND);
     const sink = w.evm.wallets[1]!;
     const { c, network } = w;
     for (const s of signers) {
@@ -72,33 +93,23 @@ describe(`submission race, randomised on a local EVM (${backendName}, seed ${SEE
     let refusedCount = 0;
     const nonces = new Map<string, bigint>(signers.map((s) => [s.address, 0n]));
 
-    // Chain actions that drop (and sometimes restore) what the offers rely on.
+    // One chain action per burst that drops what the offers rely on (most often the balance).
     const act = async (s: Wallet, nonce: bigint) => {
       const balance = await c.weth.balanceOf(s.address);
-      switch (rnd.int(0, 5)) {
-        case 0:
-          await mined(c.weth.connect(s).withdraw(balance));
-          break;
-        case 1:
-          await mined(c.weth.connect(s).transfer(sink.address, balance / 2n));
-          break;
-        case 2:
-          await mined(c.weth.connect(s).approve(network.exchange, parseEther(String(rnd.int(0, 2)))));
-          break;
-        case 3:
-          await mined(c.exchange.connect(s).cancelMultipleMakerOrders([nonce]));
-          break;
-        case 4:
-          await mined(c.weth.connect(s).deposit({ value: parseEther('2') }));
-          break;
-        default:
-          await mined(c.weth.connect(s).approve(network.exchange, MaxUint256));
-      }
+      const pick = rnd.next();
+      if (pick < 0.5) await mined(c.weth.connect(s).withdraw(balance));
+      else if (pick < 0.7) await mined(c.weth.connect(s).transfer(sink.address, balance - parseEther('1')));
+      else if (pick < 0.9) await mined(c.weth.connect(s).approve(network.exchange, 0n));
+      else await mined(c.exchange.connect(s).cancelMultipleMakerOrders([nonce]));
     };
 
     for (let round = 0; round < ROUNDS; round++) {
       const work: Promise<unknown>[] = [];
-      for (const s of signers) {
+      let burstDone = false;
+      const acts: Promise<unknown>[] = [];
+      let actsMined!: () => void;
+      roundActs = new Promise<void>((r) => (actsMined = r));
+      for (const s of signers.slice(round * SIGNERS_PER_ROUND, (round + 1) * SIGNERS_PER_ROUND)) {
         const nonce = nonces.get(s.address)!;
         nonces.set(s.address, nonce + 1n);
         const bodies: MakerOrderBody[] = [];
@@ -134,16 +145,24 @@ describe(`submission race, randomised on a local EVM (${backendName}, seed ${SEE
               }
             })(),
           );
-          if (k === 0) work.push(sleep(rnd.int(0, 25)).then(() => act(s, nonce)));
+          if (k === 0) {
+            const a = sleep(rnd.int(0, 20)).then(() => act(s, nonce));
+            acts.push(a);
+            work.push(a);
+          }
         }
       }
-      work.push((async () => {
-        for (let i = 0; i < 4; i++) {
-          await sleep(rnd.int(0, 20));
+      void Promise.all(acts).then(() => actsMined());
+      // the indexer runs batches back to back while the burst lasts
+      const indexing = (async () => {
+        while (!burstDone) {
           await ix.tick();
+          await sleep(rnd.int(0, 3));
         }
-      })());
+      })();
       await Promise.all(work);
+      burstDone = true;
+      await indexing;
     }
 
     await ix.runUntilCaughtUp();
