@@ -2,8 +2,7 @@
 // signature check. The native addons (npm `keccak` 3 and `secp256k1` 5, libsecp256k1) ship
 // linux/darwin/win32 prebuilds that load without an install script; recovery costs about 0.07 ms
 // there against about 3 ms in pure JS, which alone capped submissions near 300 orders/s per core.
-// When a prebuild does not load (another platform, a musl libc), or CRYPTO_BACKEND=js asks for it
-// (boot calls useCryptoBackend), the same functions run on ethers' pure-JS code (@noble/hashes and @noble/curves). Both backends
+// When a prebuild does not load (another platform, a musl libc), the same functions run on ethers' pure-JS code (@noble/hashes and @noble/curves). Both backends
 // give identical answers (test/domain/crypto-backend.test.ts runs every check on both).
 import { createRequire } from 'node:module';
 import { keccak256 as jsKeccak256, SigningKey, Signature } from 'ethers';
@@ -66,7 +65,7 @@ function loadNative(): { backend: Backend | null; error: string | null } {
 const native = loadNative();
 let active: Backend = native.backend ?? jsBackend;
 
-/** Which backend runs, and why the native one does not when it does not (logged at startup). */
+/** Which backend runs, and why the native one does not when it does not (boot logs it). */
 export function cryptoBackendInfo(): { backend: CryptoBackendName; nativeAvailable: boolean; nativeError: string | null } {
   return { backend: active.name, nativeAvailable: native.backend !== null, nativeError: native.error };
 }
