@@ -4,6 +4,7 @@
 import { createChainReader } from './chain/chain-reader.js';
 import { createIndexer } from './chain/indexer/indexer.js';
 import { createIndexerProvider } from './chain/indexer/indexer-provider.js';
+import { cryptoBackendInfo } from './domain/crypto-backend.js';
 import { createEventBus, type EventBus } from './events/event-bus.js';
 import { publishIndexerEvent } from './events/from-indexer.js';
 import type { Config } from './config.js';
@@ -73,6 +74,11 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
     }
     const migrations = await steps.run('migrations', () => migrate(db.sql), (m) => ({ applied: m.applied.length, alreadyApplied: m.alreadyApplied.length }));
     logger.info({ database: db.describe, applied: migrations.applied, alreadyApplied: migrations.alreadyApplied.length }, 'database ready');
+    const crypto = cryptoBackendInfo();
+    logger.info(
+      { crypto: crypto.backend, ...(crypto.nativeError ? { nativeError: crypto.nativeError } : {}), signatureWorkers: config.signatureWorkers },
+      crypto.backend === 'native' ? 'order hashing and signature recovery: native (keccak, libsecp256k1)' : 'order hashing and signature recovery: pure JS (the native addons did not load)',
+    );
     signatures = await steps.run('signature workers', () => createSignatureVerifier(config.signatureWorkers, {
       onWorkerError: (err) => logger.error({ err }, 'signature worker failed; the order was verified on the main thread'),
     }));

@@ -1,7 +1,8 @@
 // Reads the chain state that order submission depends on, through one JSON-RPC provider.
-// Every read is a plain eth_call at the latest block; a failing call (no such contract, a
+// Every read is a plain eth_call, at the latest block or at the block a submission pins its
+// checks to (issue 11 §1: the order records that block); a failing call (no such contract, a
 // revert) is reported as "unknown" rather than guessed.
-import { Contract, JsonRpcProvider, getAddress } from 'ethers';
+import { Contract, JsonRpcProvider, getAddress, type BlockTag } from 'ethers';
 import type { Network } from '../domain/networks.js';
 import { ERC1155_ABI, ERC1271_ABI, ERC1271_MAGIC, ERC165_ABI, ERC20_ABI, ERC721_ABI, INTERFACE_ERC1155, INTERFACE_ERC721 } from './abis.js';
 
@@ -72,27 +73,27 @@ export function createChainReader(rpcUrl: string, network: Network) {
   }
 
   /** Whether `owner` holds at least `amount` of the token (ERC-721 ownerOf, ERC-1155 balance). */
-  async function holds(collection: string, type: 'ERC721' | 'ERC1155', tokenId: bigint, owner: string, amount: bigint): Promise<boolean> {
+  async function holds(collection: string, type: 'ERC721' | 'ERC1155', tokenId: bigint, owner: string, amount: bigint, blockTag: BlockTag = 'latest'): Promise<boolean> {
     if (type === 'ERC721') {
       const c = new Contract(collection, ERC721_ABI, provider);
-      const who = await optional(call(c.getFunction('ownerOf').staticCall(tokenId) as Promise<string>));
+      const who = await optional(call(c.getFunction('ownerOf').staticCall(tokenId, { blockTag }) as Promise<string>));
       return who !== null && getAddress(who) === owner;
     }
     const c = new Contract(collection, ERC1155_ABI, provider);
-    const balance = await optional(call(c.getFunction('balanceOf').staticCall(owner, tokenId) as Promise<bigint>));
+    const balance = await optional(call(c.getFunction('balanceOf').staticCall(owner, tokenId, { blockTag }) as Promise<bigint>));
     return balance !== null && balance >= amount;
   }
 
-  async function isApprovedForAll(collection: string, owner: string, operator: string): Promise<boolean> {
+  async function isApprovedForAll(collection: string, owner: string, operator: string, blockTag: BlockTag = 'latest'): Promise<boolean> {
     const c = new Contract(collection, ERC721_ABI, provider);
-    return (await optional(call(c.getFunction('isApprovedForAll').staticCall(owner, operator)))) === true;
+    return (await optional(call(c.getFunction('isApprovedForAll').staticCall(owner, operator, { blockTag })))) === true;
   }
 
-  async function erc20BalanceAndAllowance(token: string, owner: string, spender: string): Promise<{ balance: bigint; allowance: bigint }> {
+  async function erc20BalanceAndAllowance(token: string, owner: string, spender: string, blockTag: BlockTag = 'latest'): Promise<{ balance: bigint; allowance: bigint }> {
     const c = new Contract(token, ERC20_ABI, provider);
     const [balance, allowance] = await Promise.all([
-      call(c.getFunction('balanceOf').staticCall(owner) as Promise<bigint>),
-      call(c.getFunction('allowance').staticCall(owner, spender) as Promise<bigint>),
+      call(c.getFunction('balanceOf').staticCall(owner, { blockTag }) as Promise<bigint>),
+      call(c.getFunction('allowance').staticCall(owner, spender, { blockTag }) as Promise<bigint>),
     ]);
     return { balance, allowance };
   }
@@ -101,7 +102,20 @@ export function createChainReader(rpcUrl: string, network: Network) {
     return call(provider.getBlockNumber());
   }
 
-  return { provider, isContract, isValidContractSignature, discoverCollection, holds, isApprovedForAll, erc20BalanceAndAllowance, blockNumber, destroy: () => provider.destroy() };
+  // Concurrent submissions share one eth_blockNumber call (never a remembered answer: an order
+  // checked at an older block than needed could be refused for an approval just mined).
+  let headInFlight: Promise<number> | null = null;
+  /** The current head, to pin a submission's checks to (shared by callers asking at the same time). */
+  function headBlock(): Promise<number> {
+    if (!headInFlight) {
+      headInFlight = blockNumber().finally(() => {
+        headInFlight = null;
+      });
+    }
+    return headInFlight;
+  }
+
+  return { provider, isContract, isValidContractSignature, discoverCollection, holds, isApprovedForAll, erc20BalanceAndAllowance, blockNumber, headBlock, destroy: () => provider.destroy() };
 }
 
 export type ChainReader = ReturnType<typeof createChainReader>;

@@ -3,8 +3,9 @@
 // ecrecover(digest, v, r, s) == signer. For a contract signer (EIP-1271) the exchange instead
 // calls signer.isValidSignature(digest, abi.encodePacked(r, s, v)) and none of the ECDSA rules
 // apply: the service, which can see chain code, drops ECDSA_PROBLEM_CODES and asks the chain.
-import { recoverAddress, type TypedDataDomain } from 'ethers';
-import { computeOrderDigest, type MakerOrder } from './maker-order.js';
+import type { TypedDataDomain } from 'ethers';
+import { recoverAddressFromDigest } from './crypto-backend.js';
+import { computeOrderDigest, orderDigestFromStructHash, type MakerOrder } from './maker-order.js';
 import { orderProblem, type OrderProblem, type OrderProblemCode } from './order-problems.js';
 
 export const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -30,8 +31,9 @@ export interface SignatureCheck {
 
 const SIGNATURE_RE = /^0x[0-9a-fA-F]{130}$/;
 
-export function checkSignature(order: MakerOrder, signature: string, domain: TypedDataDomain): SignatureCheck {
-  const digest = computeOrderDigest(order, domain);
+/** `structHash`: the order's hash when the caller has it already (saves hashing the struct twice). */
+export function checkSignature(order: MakerOrder, signature: string, domain: TypedDataDomain, structHash?: string): SignatureCheck {
+  const digest = structHash ? orderDigestFromStructHash(structHash, domain) : computeOrderDigest(order, domain);
   if (!SIGNATURE_RE.test(signature)) {
     return { problems: [orderProblem('INVALID_SIGNATURE_FORMAT', 'signature')], recovered: null, digest, signature: null, v: null, r: null, s: null };
   }
@@ -51,11 +53,8 @@ export function checkSignature(order: MakerOrder, signature: string, domain: Typ
   let recovered: string | null = null;
   // The contract stops at the v and s checks; so do we (and ethers would refuse a high s).
   if (problems.length === 0) {
-    try {
-      recovered = recoverAddress(digest, { r, s, v });
-    } catch {
-      recovered = null; // r or s out of range, or no point: ecrecover would return address(0)
-    }
+    // null: r or s out of range, or no point: ecrecover would return address(0)
+    recovered = recoverAddressFromDigest(digest, r, s, v);
     if (recovered === null) problems.push(orderProblem('SIGNATURE_MISMATCH', 'signature', 'Signature does not recover to any address'));
     else if (recovered.toLowerCase() !== order.signer.toLowerCase()) problems.push(orderProblem('SIGNATURE_MISMATCH', 'signature', `Signature does not match the signer: it recovers to ${recovered}`));
   }

@@ -80,7 +80,15 @@ const OrderValidationRef = builder.objectRef<OrderValidation>('OrderValidation')
   description: 'A dry run of createOrder: what would be stored, or every reason it would not.',
   fields: (t) => ({
     hash: t.exposeString('hash', { nullable: true, description: 'the struct hash (spec 2.5); null when the fields do not parse' }),
-    signer: t.exposeString('signer', { nullable: true, description: 'the address the signature recovers to; null when it cannot be recovered' }),
+    recoveredSigner: t.exposeString('recoveredSigner', {
+      nullable: true,
+      description: 'the address the signature recovers to (for a contract signer: the signer, when EIP-1271 accepts the signature); null when nothing recovers',
+    }),
+    signer: t.exposeString('recoveredSigner', {
+      nullable: true,
+      deprecationReason: 'Use recoveredSigner: this is the recovered address, not the signer field of the input.',
+      description: 'the same as recoveredSigner (the name REST v1 clients read)',
+    }),
     valid: t.exposeBoolean('valid'),
     problems: t.field({ type: [OrderProblemRef], resolve: (v) => v.problems }),
   }),

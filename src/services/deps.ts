@@ -6,6 +6,7 @@ import type { Database } from '../db/database.js';
 import type { ReadReplica } from '../db/read-replica.js';
 import type { Network } from '../domain/networks.js';
 import type { EventBus } from '../events/event-bus.js';
+import type { SubmissionHooks } from './order-submission.js';
 import type { SignatureVerifier } from './signature-pool.js';
 
 export interface ServiceDeps {
@@ -24,6 +25,8 @@ export interface ServiceDeps {
   replica?: ReadReplica;
   /** order signature verification (a worker pool from boot); unset = on the main thread */
   signatures?: SignatureVerifier;
+  /** test seams between the checks and the insert of an order (race tests); unset in production */
+  submissionHooks?: SubmissionHooks;
 }
 
 export const nowSeconds = (deps: Pick<ServiceDeps, 'now'>): bigint => BigInt(Math.floor(deps.now().getTime() / 1000));

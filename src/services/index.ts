@@ -18,7 +18,7 @@ export function createServices(deps: ServiceDeps) {
     collections: createCollectionService(deps),
     nonces: createNonceService(deps),
     stats,
-    submissions: createOrderSubmissionService(deps, stats),
+    submissions: createOrderSubmissionService(deps),
     sales: createSalesService(deps),
     listingRewards: createListingRewardsService(deps),
     health: createHealthService(deps),

@@ -15,7 +15,7 @@ import type { SignatureTask } from './signature-worker.js';
 export interface SignatureVerifier {
   /** worker threads doing the work; 0 = the calling thread */
   readonly threads: number;
-  check(order: MakerOrder, signature: string, domain: TypedDataDomain): Promise<SignatureCheck>;
+  check(order: MakerOrder, signature: string, domain: TypedDataDomain, structHash?: string): Promise<SignatureCheck>;
   /** stops the workers (idempotent); later checks run inline */
   close(): Promise<void>;
 }
@@ -23,7 +23,7 @@ export interface SignatureVerifier {
 /** Verifies on the calling thread: the fallback, and SIGNATURE_WORKERS=0. */
 export const inlineSignatureVerifier: SignatureVerifier = {
   threads: 0,
-  check: async (order, signature, domain) => checkSignature(order, signature, domain),
+  check: async (order, signature, domain, structHash) => checkSignature(order, signature, domain, structHash),
   close: async () => {},
 };
 

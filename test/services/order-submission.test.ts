@@ -22,7 +22,7 @@ let net: TestApp['config']['network'];
 const CREATE = `mutation($input: MakerOrderInput!) { createOrder(input: $input) { __typename
   ... on CreateOrderSuccess { order { hash status } }
   ... on OrderRejected { code message hash problems { code field message } } } }`;
-const VALIDATE = `query($input: MakerOrderInput!) { validateOrder(input: $input) { hash signer valid problems { code field } } }`;
+const VALIDATE = `query($input: MakerOrderInput!) { validateOrder(input: $input) { hash recoveredSigner valid problems { code field } } }`;
 
 beforeAll(async () => {
   app = await startTestApp({}, { now: FIXED_NOW });
@@ -229,12 +229,12 @@ describe(`order submission (${backendName})`, () => {
     const before = await orderCount();
     const v = (await app.gql(VALIDATE, { input: expired })).data as any;
     expect(v.validateOrder.valid).toBe(false);
-    expect(v.validateOrder.signer).toBe(wallet.address);
+    expect(v.validateOrder.recoveredSigner).toBe(wallet.address);
     expect(v.validateOrder.hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(v.validateOrder.problems.map((p: any) => p.code)).toContain('EXPIRED');
     const rest = await app.rest('/api/v1/orders/validate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(expired) });
     expect(rest.status).toBe(200);
-    expect(rest.body.data).toMatchObject({ hash: v.validateOrder.hash, signer: v.validateOrder.signer, valid: false });
+    expect(rest.body.data).toMatchObject({ hash: v.validateOrder.hash, signer: v.validateOrder.recoveredSigner, valid: false });
     expect(rest.body.data.problems.map((p: any) => p.code)).toEqual(v.validateOrder.problems.map((p: any) => p.code));
     const fine = (await app.gql(VALIDATE, { input: await sign(base({ tokenId: '42' })) })).data as any;
     expect(fine.validateOrder).toMatchObject({ valid: true, signer: wallet.address, problems: [] });

@@ -1,7 +1,6 @@
 // The signature worker pool (src/services/signature-pool.ts): worker threads load the TS worker
 // under vitest too (no inherited tsx loader), give the same verdicts as checkSignature, fall
 // back to the main thread after close(), and SIGNATURE_WORKERS is parsed like the others.
-import { availableParallelism } from 'node:os';
 import { Wallet } from 'ethers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -66,8 +65,8 @@ describe('signature pool', () => {
     expect((await inlineSignatureVerifier.check(order, signature, domain)).recovered).toBe(wallet.address);
   });
 
-  it('reads SIGNATURE_WORKERS: default the number of CPUs, 0 allowed, garbage refused', () => {
-    expect(loadConfig({}).signatureWorkers).toBe(availableParallelism());
+  it('reads SIGNATURE_WORKERS: default 0 (the main thread), garbage refused', () => {
+    expect(loadConfig({}).signatureWorkers).toBe(0);
     expect(loadConfig({ SIGNATURE_WORKERS: '0' }).signatureWorkers).toBe(0);
     expect(loadConfig({ SIGNATURE_WORKERS: '3' }).signatureWorkers).toBe(3);
     expect(() => loadConfig({ SIGNATURE_WORKERS: 'many' })).toThrow(/SIGNATURE_WORKERS/);

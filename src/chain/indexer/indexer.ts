@@ -21,6 +21,7 @@ import { decodeLog, INDEXED_TOPICS, parseRawLog, type ChainEvent, type FillEvent
 import { tryIndexerLock, type IndexerLock } from './indexer-lock.js';
 import { readOrderFacts } from './order-facts.js';
 import { buildUndoScript } from './undo-script.js';
+import { buildSettleScript, findUnsettledOrders, ORDER_WRITE_LOCK_SQL, settleOrdersSql, withUnsettled } from './unsettled-orders.js';
 
 /** The parent of block 0: never replaced, so a rollback can always reach "nothing indexed". */
 const BEFORE_GENESIS = '0x' + '0'.repeat(64);
@@ -67,6 +68,8 @@ export interface IndexerOptions {
   stream?: string;
   /** batch ends kept for reorg detection: those within this many blocks of the cursor (and at least 8) */
   keepBlocks?: number;
+  /** test seam (submission race tests): after a batch's reads, before its write; unset in production */
+  beforeWrite?: (batch: { from: number; to: number }) => Promise<void>;
 }
 
 export interface BatchResult {
@@ -216,7 +219,10 @@ export function createIndexer(opts: IndexerOptions) {
     const from = cursor ? cursor.number + 1 : startBlock;
     let to = Math.min(from + opts.batchSize - 1, head - opts.confirmations);
     if (limitTo !== undefined) to = Math.min(to, limitTo);
-    if (to < from) return rolledBackTo === undefined ? null : { from, to: from - 1, events: 0, rolledBackTo };
+    if (to < from) {
+      if (cursor) await settleAtCursor(s, cursor);
+      return rolledBackTo === undefined ? null : { from, to: from - 1, events: 0, rolledBackTo };
+    }
 
     let base: BlockRef;
     if (cursor) base = { number: cursor.number, hash: cursor.hash };
@@ -249,7 +255,8 @@ export function createIndexer(opts: IndexerOptions) {
     // at the batch's last block. Fills and cancels of the batch count as facts too; the script
     // applies them first and never overwrites a terminal status.
     const t1 = performance.now();
-    const orders = await findAffectedOrders(s, affectedKeys(events, network, collections));
+    const unsettled = await findUnsettledOrders(s, to);
+    const orders = withUnsettled(await findAffectedOrders(s, affectedKeys(events, network, collections)), unsettled);
     const facts = await readOrderFacts(provider, network, orders, to);
     const t2 = performance.now();
     const filled = new Set<string>();
@@ -288,8 +295,12 @@ export function createIndexer(opts: IndexerOptions) {
     );
 
     const now = opts.now();
+    await opts.beforeWrite?.({ from, to });
     const t3 = performance.now();
+    const settle = settleOrdersSql(unsettled.hashes);
     await s.exec(
+      // the lock first: no order insert interleaves with the batch's writes (unsettled-orders.ts)
+      `${ORDER_WRITE_LOCK_SQL};\n` +
       buildBatchScript({
         stream,
         chainId: network.chainId,
@@ -304,7 +315,8 @@ export function createIndexer(opts: IndexerOptions) {
         now,
         standardStrategies: network.strategies.standardSale,
         keepBlocks,
-      }),
+      }) +
+      (settle ? `\n${settle};` : ''),
     );
     const ms = (a: number, b: number) => Math.round(b - a);
     logger.debug(
@@ -336,6 +348,30 @@ export function createIndexer(opts: IndexerOptions) {
       for (const f of fills) emit({ type: 'sale', sale: saleOf(f, blockTimes.get(f.blockNumber)!) });
     }
     return { from, to, events: events.length, ...(rolledBackTo === undefined ? {} : { rolledBackTo }) };
+  }
+
+  /** No block to index: orders submitted since the last batch are evaluated at the cursor block. */
+  async function settleAtCursor(s: SqlRunner, cursor: Cursor): Promise<void> {
+    const unsettled = await findUnsettledOrders(s, cursor.number);
+    if (!unsettled.hashes.length) return;
+    const facts = await readOrderFacts(provider, network, unsettled.stale, cursor.number);
+    const nowSec = BigInt(Math.floor(opts.now().getTime() / 1000));
+    const changes = unsettled.stale
+      .map((o) => ({ o, status: deriveStatus(o, { filled: false, nonceDead: false, ...facts.get(o.hash) }, nowSec) }))
+      .filter((x) => x.status !== x.o.status);
+    await opts.beforeWrite?.({ from: cursor.number + 1, to: cursor.number });
+    const script = buildSettleScript({
+      stream,
+      cursor: cursor.number,
+      derived: changes.map((x) => ({ hash: x.o.hash, status: x.status })),
+      hashes: unsettled.hashes,
+      now: opts.now(),
+      standardStrategies: network.strategies.standardSale,
+    });
+    if (script) await s.exec(script);
+    for (const { o, status } of changes) {
+      emit({ type: 'orderStatusChanged', orderHash: o.hash, collection: o.collection, signer: o.signer, isOrderAsk: o.isOrderAsk, oldStatus: o.status, newStatus: status, blockNumber: cursor.number, reorg: false });
+    }
   }
 
   /** Indexes the next batch up to head - confirmations; null when caught up or another instance is active. */

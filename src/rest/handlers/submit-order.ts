@@ -1,62 +1,35 @@
 // POST /api/v1/orders (201 with the stored Order, spec 2.2) and POST /api/v1/orders/validate
-// (200 with the dry run). The body is the MakerOrder of spec 2.3. Shape problems are listed
-// here, all at once; everything else is decided by the createOrder/validateOrder fields.
+// (200 with the dry run). The body is the MakerOrder of spec 2.3, handed to the submission service
+// as read: the service parses and validates it once (shape problems are listed all at once, like
+// every other problem). No GraphQL execution on this path: the JSON is built by orderToV1Json,
+// byte-identical to what the createOrder/validateOrder fields answer.
 import type { Context } from '../../context.js';
-import { parseMakerOrderInput, type ParsedMakerOrderInput } from '../../domain/maker-order-input.js';
 import type { OrderProblem } from '../../domain/order-problems.js';
-import type { MakerOrderInput } from '../../gql/graphql.js';
 import { requireWriteKey } from '../../schema/admin-guard.js';
-import { RestCreateOrderDocument, RestValidateOrderDocument } from '../documents.js';
+import { OrderRejectedError } from '../../services/order-rejected.js';
 import { fail, ok } from '../envelope.js';
-import { runDocument } from '../execute.js';
+import { orderToV1Json } from '../order-json.js';
 import type { Query } from '../query-string.js';
 import { readJsonBody } from '../read-json-body.js';
 
 const asFieldProblems = (problems: OrderProblem[]) => problems.map((p) => ({ field: p.field ?? 'order', code: p.code, message: p.message }));
-
-function refused(message: string, problems: OrderProblem[]): Response {
-  return fail(400, message, asFieldProblems(problems));
-}
-
-/** The parsed body as GraphQL variables: canonical strings, params exactly as sent (their form decides their ABI type). */
-function toVariables(p: ParsedMakerOrderInput, raw: Record<string, unknown>): MakerOrderInput {
-  return {
-    isOrderAsk: p.isOrderAsk,
-    signer: p.signer,
-    collection: p.collection,
-    price: p.price.toString(),
-    tokenId: p.tokenId === null ? null : p.tokenId.toString(),
-    amount: p.amount.toString(),
-    strategy: p.strategy,
-    currency: p.currency,
-    nonce: p.nonce.toString(),
-    startTime: Number(p.startTime),
-    endTime: Number(p.endTime),
-    minPercentageToAsk: Number(p.minPercentageToAsk),
-    params: Array.isArray(raw.params) ? (raw.params as MakerOrderInput['params']) : [],
-    signature: p.signature,
-  };
-}
-
-async function parseBody(request: Request, ctx: Context): Promise<{ input: MakerOrderInput } | { problems: OrderProblem[] }> {
-  const body = await readJsonBody(request, ctx.services.deps.config.maxBodyBytes);
-  const parsed = parseMakerOrderInput(body);
-  if (!parsed.ok) return { problems: parsed.problems };
-  return { input: toVariables(parsed.value, body as Record<string, unknown>) };
-}
+const asProblems = (problems: OrderProblem[]) => problems.map((p) => ({ code: p.code, field: p.field, message: p.message }));
 
 export async function createOrder(_query: Query, ctx: Context, request: Request): Promise<Response> {
   requireWriteKey(ctx); // 401 before looking at the body
-  const body = await parseBody(request, ctx);
-  if ('problems' in body) return refused(body.problems[0]!.message, body.problems);
-  const { createOrder: result } = await runDocument(RestCreateOrderDocument, { input: body.input }, ctx);
-  if (result.__typename === 'OrderRejected') return refused(result.message, result.problems as OrderProblem[]);
-  return ok(result.order, 201);
+  const body = await readJsonBody(request, ctx.services.deps.config.maxBodyBytes);
+  try {
+    const order = await ctx.services.submissions.createOrder(body);
+    return ok(orderToV1Json(order, ctx.now()), 201);
+  } catch (err) {
+    if (err instanceof OrderRejectedError) return fail(400, err.message, asFieldProblems(err.problems));
+    throw err;
+  }
 }
 
 export async function validateOrder(_query: Query, ctx: Context, request: Request): Promise<Response> {
-  const body = await parseBody(request, ctx);
-  if ('problems' in body) return ok({ hash: null, signer: null, valid: false, problems: body.problems });
-  const { validateOrder: result } = await runDocument(RestValidateOrderDocument, { input: body.input }, ctx);
-  return ok(result);
+  const body = await readJsonBody(request, ctx.services.deps.config.maxBodyBytes);
+  const v = await ctx.services.submissions.validateOrder(body);
+  // v1 clients read the recovered address as `signer`
+  return ok({ hash: v.hash, signer: v.recoveredSigner, valid: v.valid, problems: asProblems(v.problems) });
 }
