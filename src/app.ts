@@ -10,7 +10,9 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { seedDemo } from './db/seed-demo.js';
 import type { Logger } from './logger.js';
+import { createIndexerRuntime, type IndexerRuntime } from './chain/indexer/indexer-state.js';
 import { createServices, type Services } from './services/index.js';
+import { createMarketClock, LATEST_BLOCK_SECONDS_SQL, type MarketClock } from './services/market-clock.js';
 import { createSignatureVerifier, type SignatureVerifier } from './services/signature-pool.js';
 import { createApp, type App } from './yoga.js';
 
@@ -44,13 +46,25 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       onWorkerError: (err) => logger.error({ err }, 'signature worker failed; the order was verified on the main thread'),
     });
     events = createEventBus({ redisUrl: config.redisUrl });
+    // One "now" for the whole process: the later of the wall clock and the latest indexed block.
+    const clock = createMarketClock({
+      wall: opts.now ?? (() => new Date()),
+      readLatestBlockSeconds: async () => {
+        const [row] = await db.sql.query<{ s: string | null }>(LATEST_BLOCK_SECONDS_SQL);
+        return row?.s == null ? null : Number(row.s);
+      },
+      onError: (err) => logger.warn({ err }, 'could not read the latest indexed block time'),
+    });
+    await clock.refresh();
+    const indexerRuntime = createIndexerRuntime(config.indexer.confirmations);
     const services = createServices({
+      indexerRuntime,
       events,
       db,
       config,
       network: config.network,
       chain: config.rpcUrl ? createChainReader(config.rpcUrl, config.network) : null,
-      now: opts.now ?? (() => new Date()),
+      now: clock.now,
       onInternalError: (err) => logger.error({ err }, 'unexpected error behind a REST route'),
       signatures,
     });
@@ -61,7 +75,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       logger.info({ ...summary, ms: Math.round(performance.now() - t0) }, 'demo marketplace seeded (SEED=0 to skip)');
     }
     if (!config.rpcUrl) logger.warn('RPC_URL is not set: checks that need chain state are skipped and the chain indexer is off');
-    else if (config.indexer.enabled && opts.indexer !== false) stopIndexer = await startIndexer(config, logger, services);
+    else if (config.indexer.enabled && opts.indexer !== false) stopIndexer = await startIndexer(config, logger, services, clock, indexerRuntime);
     const yoga = createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics });
     const verifier = signatures;
     const bus = events;
@@ -86,7 +100,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
 }
 
 /** The indexer in the service process: one instance indexes at a time (advisory lock), the others wait. */
-async function startIndexer(config: Config, logger: Logger, services: Services): Promise<() => Promise<void>> {
+async function startIndexer(config: Config, logger: Logger, services: Services, clock: MarketClock, runtime: IndexerRuntime): Promise<() => Promise<void>> {
   const provider = createIndexerProvider(config.rpcUrl!, config.network.chainId);
   const { startBlock, confirmations, batchSize, pollMs } = config.indexer;
   const start = startBlock === 'latest' ? Math.max(0, (await provider.getBlockNumber()) - confirmations) : startBlock;
@@ -98,6 +112,8 @@ async function startIndexer(config: Config, logger: Logger, services: Services):
     confirmations,
     batchSize,
     now: services.now,
+    onBlockTime: clock.observeBlockTime,
+    runtime,
     logger,
     onEvent: (e) => publishIndexerEvent(services.deps.events, e, services.now()),
   });

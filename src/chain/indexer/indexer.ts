@@ -9,15 +9,19 @@
 // write everything plus the cursor as one transaction (batch-script.ts). The cursor lives in the
 // database, so a restarted indexer resumes after the last committed batch. Only the instance
 // holding the advisory lock (indexer-lock.ts) writes.
-import { toQuantity, type JsonRpcProvider } from 'ethers';
+import type { JsonRpcProvider } from 'ethers';
 import type { Database } from '../../db/database.js';
 import type { SqlRunner } from '../../db/sql-runner.js';
 import type { Network } from '../../domain/networks.js';
-import { deriveStatus } from '../../domain/order-status-rules.js';
+import { floorLockSql, floorTimeCatchUpSql } from '../../db/floor-sql.js';
+import { storedStatusFromFacts } from '../../domain/order-status-rules.js';
 import type { OrderStatusName } from '../../domain/order-status.js';
 import { affectedKeys, findAffectedOrders } from './affected-orders.js';
 import { buildBatchScript, saleOf, type BlockRef, type SaleRow } from './batch-script.js';
-import { decodeLog, INDEXED_TOPICS, parseRawLog, type ChainEvent, type FillEvent } from './events.js';
+import { fetchBatchLogs } from './batch-logs.js';
+import { decodeLog, type ChainEvent, type FillEvent } from './events.js';
+import type { IndexerRuntime } from './indexer-state.js';
+import { createLogFetcher, type LogFetcherOptions } from './log-fetcher.js';
 import { tryIndexerLock, type IndexerLock } from './indexer-lock.js';
 import { readOrderFacts } from './order-facts.js';
 import { buildUndoScript } from './undo-script.js';
@@ -67,6 +71,14 @@ export interface IndexerOptions {
   stream?: string;
   /** batch ends kept for reorg detection: those within this many blocks of the cursor (and at least 8) */
   keepBlocks?: number;
+  /** told the timestamp of each committed batch's last block (the market clock) */
+  onBlockTime?: (unixSeconds: number) => void;
+  /** updated with lease, head and batch times (indexerStatus, /readyz, metrics) */
+  runtime?: IndexerRuntime;
+  /** eth_getLogs retries, backoff and initial span (log-fetcher.ts) */
+  logs?: LogFetcherOptions;
+  /** accounts per WETH topic list (batch-logs.ts) */
+  wethTopicChunk?: number;
 }
 
 export interface BatchResult {
@@ -103,6 +115,8 @@ export function createIndexer(opts: IndexerOptions) {
   const logger = opts.logger ?? noopLogger;
   const stream = opts.stream ?? 'main';
   const keepBlocks = opts.keepBlocks ?? 128;
+  const runtime = opts.runtime;
+  const logFetcher = createLogFetcher(provider, { ...opts.logs, onRetry: (r) => logger.warn({ from: r.from, to: r.to, attempt: r.attempt, err: r.err }, 'eth_getLogs failed; retrying') });
   if (!network.exchange || !network.weth) throw new IndexerError('the network needs the exchange and WETH addresses');
   if (opts.batchSize < 1) throw new IndexerError('batchSize must be at least 1');
 
@@ -212,7 +226,15 @@ export function createIndexer(opts: IndexerOptions) {
       }
     }
     const t0 = performance.now();
-    const head = await provider.getBlockNumber();
+    // 'latest' rather than eth_blockNumber: the head's timestamp comes with it (lag in seconds)
+    const headBlock = await provider.getBlock('latest');
+    if (!headBlock) throw new ChainMovedError('the node has no latest block');
+    const head = headBlock.number;
+    if (runtime) {
+      runtime.headBlock = head;
+      runtime.headTimestamp = headBlock.timestamp;
+      runtime.headSeenAt = opts.now();
+    }
     const from = cursor ? cursor.number + 1 : startBlock;
     let to = Math.min(from + opts.batchSize - 1, head - opts.confirmations);
     if (limitTo !== undefined) to = Math.min(to, limitTo);
@@ -225,31 +247,42 @@ export function createIndexer(opts: IndexerOptions) {
       if (!hash) throw new ChainMovedError(`block ${from - 1} is not on the chain`);
       base = { number: from - 1, hash };
     }
-    const toBlock = await provider.getBlock(to);
+    const toBlock = to === head ? headBlock : await provider.getBlock(to);
     if (!toBlock?.hash) throw new ChainMovedError(`block ${to} is not on the chain any more`);
+    // The market clock at this batch: never before the block being committed (src/services/market-clock.ts).
+    const now = new Date(Math.max(opts.now().getTime(), toBlock.timestamp * 1000));
+    const nowSec = BigInt(Math.floor(now.getTime() / 1000));
 
     const collectionRows = await s.query<{ address: string; type: 'ERC721' | 'ERC1155' }>('SELECT address, type::text AS type FROM collections');
     const collections = new Map(collectionRows.map((r) => [r.address, r.type]));
-    const logs = ((await provider.send('eth_getLogs', [
-      { fromBlock: toQuantity(from), toBlock: toQuantity(to), address: [network.exchange, network.weth, ...collections.keys()], topics: [INDEXED_TOPICS] },
-    ])) as Record<string, unknown>[]).map(parseRawLog);
+    // WETH logs only matter for accounts with bids that can still be shown live.
+    const bidders = (
+      await s.query<{ signer: string }>(
+        `SELECT DISTINCT signer FROM orders WHERE NOT is_order_ask AND status NOT IN ('EXECUTED', 'CANCELLED') AND end_time >= $1::bigint`,
+        [nowSec.toString()],
+      )
+    ).map((r) => r.signer);
+    const logs = await fetchBatchLogs(
+      logFetcher,
+      { exchange: network.exchange!, weth: network.weth!, collections: [...collections.keys()], bidders },
+      from,
+      to,
+      opts.wethTopicChunk,
+    );
     // Logs of a chain other than the one `to` and the base belong to: retry rather than guess.
     if (logs.some((l) => l.removed || (l.blockNumber === to && l.blockHash !== toBlock.hash))) {
       throw new ChainMovedError(`the chain changed while blocks ${from}-${to} were read`);
     }
     if ((await hashAt(base.number)) !== base.hash) throw new ChainMovedError(`block ${base.number} was replaced while blocks ${from}-${to} were read`);
 
-    const sources = { exchange: network.exchange, weth: network.weth, collections: new Set(collections.keys()) };
-    const events = [...logs]
-      .sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex)
-      .map((l) => decodeLog(l, sources))
-      .filter((e): e is ChainEvent => e !== null);
+    const sources = { exchange: network.exchange!, weth: network.weth!, collections: new Set(collections.keys()) };
+    const events = logs.map((l) => decodeLog(l, sources)).filter((e): e is ChainEvent => e !== null);
 
-    // Re-derive the statuses of the live orders these events may have changed, from chain state
+    // Re-derive the stored statuses of the orders these events may have changed, from chain state
     // at the batch's last block. Fills and cancels of the batch count as facts too; the script
-    // applies them first and never overwrites a terminal status.
+    // applies them first, and a status never overrides a stronger one (src/domain/order-status.ts).
     const t1 = performance.now();
-    const orders = await findAffectedOrders(s, affectedKeys(events, network, collections));
+    const orders = await findAffectedOrders(s, affectedKeys(events, network, collections), nowSec);
     const facts = await readOrderFacts(provider, network, orders, to);
     const t2 = performance.now();
     const filled = new Set<string>();
@@ -262,32 +295,29 @@ export function createIndexer(opts: IndexerOptions) {
       } else if (e.kind === 'CancelMultipleOrders') for (const n of e.nonces) deadNonces.add(`${e.user}|${n}`);
       else if (e.kind === 'CancelAllOrders' && e.newMinNonce > (minNonce.get(e.user) ?? 0n)) minNonce.set(e.user, e.newMinNonce);
     }
-    const nowSec = BigInt(Math.floor(opts.now().getTime() / 1000));
     const derived: { hash: string; status: OrderStatusName }[] = [];
     for (const o of orders) {
-      const status = deriveStatus(
-        o,
-        {
-          filled: filled.has(o.hash),
-          nonceDead: deadNonces.has(`${o.signer}|${o.nonce}`) || o.nonce < (minNonce.get(o.signer) ?? 0n),
-          ...facts.get(o.hash),
-        },
-        nowSec,
-      );
+      const status = storedStatusFromFacts(o, {
+        filled: filled.has(o.hash),
+        nonceDead: deadNonces.has(`${o.signer}|${o.nonce}`) || o.nonce < (minNonce.get(o.signer) ?? 0n),
+        ...facts.get(o.hash),
+      });
       if (status !== o.status) derived.push({ hash: o.hash, status });
     }
 
     const fills = events.filter((e): e is FillEvent => (e.kind === 'TakerBid' || e.kind === 'TakerAsk') && collections.has(e.collection));
-    const blockTimes = new Map<number, Date>();
+    const lastEvent = events.at(-1);
+    const blockTimes = new Map<number, Date>([[to, new Date(toBlock.timestamp * 1000)]]);
+    const timed = new Set(fills.map((f) => f.blockNumber));
+    if (lastEvent) timed.add(lastEvent.blockNumber);
     await Promise.all(
-      [...new Set(fills.map((f) => f.blockNumber))].map(async (n) => {
-        const b = n === to ? toBlock : await provider.getBlock(n);
+      [...timed].filter((n) => !blockTimes.has(n)).map(async (n) => {
+        const b = await provider.getBlock(n);
         if (!b) throw new ChainMovedError(`block ${n} is not on the chain any more`);
         blockTimes.set(n, new Date(b.timestamp * 1000));
       }),
     );
 
-    const now = opts.now();
     const t3 = performance.now();
     await s.exec(
       buildBatchScript({
@@ -297,6 +327,8 @@ export function createIndexer(opts: IndexerOptions) {
         base,
         from,
         to: { number: to, hash: toBlock.hash },
+        toTimestamp: toBlock.timestamp,
+        lastEvent: lastEvent ? { block: lastEvent.blockNumber, timestamp: Math.floor(blockTimes.get(lastEvent.blockNumber)!.getTime() / 1000) } : undefined,
         events,
         knownCollections: collections,
         blockTimes,
@@ -306,6 +338,8 @@ export function createIndexer(opts: IndexerOptions) {
         keepBlocks,
       }),
     );
+    opts.onBlockTime?.(toBlock.timestamp);
+    if (runtime) runtime.lastBatchAt = opts.now();
     const ms = (a: number, b: number) => Math.round(b - a);
     logger.debug(
       { from, to, logs: logs.length, events: events.length, rederived: orders.length, changed: derived.length, ms: { logs: ms(t0, t1), facts: ms(t1, t2), write: ms(t3, performance.now()) } },

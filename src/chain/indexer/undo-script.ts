@@ -4,8 +4,9 @@
 // only those), so no batch is ever half undone.
 import { ZERO_ADDRESS } from '../../domain/address.js';
 import type { BlockRef } from './batch-script.js';
-import { sqlHex, sqlInt, sqlName } from './sql-literals.js';
-import { cursorGuardSql, DAY_BUCKET_SQL, HOUR_BUCKET_SQL, recordFloorsSql } from './status-sql.js';
+import { DAY_BUCKET_SQL, HOUR_BUCKET_SQL } from '../../db/sale-sql.js';
+import { sqlHex, sqlInt, sqlName } from '../../db/sql-literals.js';
+import { cursorGuardSql, recordFloorsSql } from './status-sql.js';
 
 export interface UndoScriptInput {
   stream: string;
