@@ -118,7 +118,7 @@ ON CONFLICT (signer) DO UPDATE SET min_nonce = GREATEST(signer_nonce_state.min_n
 }
 
 /** token_transfers rows, token_balances deltas and collection_supply for the batch's NFT transfers. */
-function transfersSql(transfers: readonly NftTransferEvent[]): string[] {
+export function transfersSql(transfers: readonly NftTransferEvent[]): string[] {
   if (!transfers.length) return [];
   const rows: string[] = [];
   const deltas = new Map<string, { c: string; t: bigint; o: string; d: bigint }>();

@@ -24,6 +24,7 @@ import type { IndexerRuntime } from './indexer-state.js';
 import { createLogFetcher, type LogFetcherOptions } from './log-fetcher.js';
 import { tryIndexerLock, type IndexerLock } from './indexer-lock.js';
 import { readOrderFacts } from './order-facts.js';
+import { backfillStep, type BackfillStep } from './collection-backfill.js';
 import { buildUndoScript } from './undo-script.js';
 
 /** The parent of block 0: never replaced, so a rollback can always reach "nothing indexed". */
@@ -79,6 +80,8 @@ export interface IndexerOptions {
   logs?: LogFetcherOptions;
   /** accounts per WETH topic list (batch-logs.ts) */
   wethTopicChunk?: number;
+  /** blocks per collection backfill chunk (collection-backfill.ts), run between live batches */
+  backfillChunkBlocks?: number;
 }
 
 export interface BatchResult {
@@ -372,6 +375,38 @@ export function createIndexer(opts: IndexerOptions) {
     return { from, to, events: events.length, ...(rolledBackTo === undefined ? {} : { rolledBackTo }) };
   }
 
+  /** Writes the floor changes that time alone made up to the market clock (src/db/floor-sql.ts). */
+  async function catchUpFloors(s: SqlRunner): Promise<void> {
+    await s.exec([floorLockSql(), floorTimeCatchUpSql(Math.floor(opts.now().getTime() / 1000), network.strategies.standardSale)].join(';\n') + ';');
+  }
+
+  function backfillChunk(s: SqlRunner, collection?: string): Promise<BackfillStep> {
+    return backfillStep({ session: s, provider, fetcher: logFetcher, network, chunkBlocks: opts.backfillChunkBlocks ?? 2000 }, collection);
+  }
+
+  /**
+   * Runs `collection`'s queued backfill (requestCollectionBackfill) to its end, chunk by chunk,
+   * each chunk between live batches; null when another instance holds the lease (it runs the
+   * job instead). Waits for the live indexer to follow the collection first (tick() does that).
+   */
+  async function backfillCollection(collection: string, onProgress?: (step: BackfillStep) => void): Promise<BackfillStep | null> {
+    for (;;) {
+      const r = await exclusive(() => withLock((s) => backfillChunk(s, collection)));
+      if (r === null) return null;
+      onProgress?.(r);
+      if (r.state === 'none' || r.state === 'finished') return r;
+      if (r.state === 'waiting') {
+        const t = await tick();
+        if (t === null) return r; // caught up and still not followed: another instance, or no cursor yet
+      }
+    }
+  }
+
+  /** Time-driven floor changes up to now; false when another instance holds the lease. */
+  async function recordTimeFloors(): Promise<boolean> {
+    return (await exclusive(() => withLock(async (s) => (await catchUpFloors(s), true)))) ?? false;
+  }
+
   /** Indexes the next batch up to head - confirmations; null when caught up or another instance is active. */
   function tick(): Promise<BatchResult | null> {
     return exclusive(() => withLock((s) => step(s, opts.startBlock))).then((r) => r ?? null);
@@ -439,6 +474,7 @@ export function createIndexer(opts: IndexerOptions) {
   function start(pollMs = 1000): void {
     if (loop) return;
     stopping = false;
+    if (runtime) runtime.running = true;
     loop = (async () => {
       let standby = false;
       while (!stopping) {
@@ -457,14 +493,26 @@ export function createIndexer(opts: IndexerOptions) {
             }
             lock = acquired;
             standby = false;
+            if (runtime) runtime.holdsLease = true;
             logger.info({}, 'indexer active');
           }
           const session = lock.session;
           const r = await exclusive(() => step(session, opts.startBlock));
-          if (!r && !stopping) await sleep(pollMs);
+          // One backfill chunk per turn: backfills progress while the live indexer keeps up.
+          const b = await exclusive(() => backfillChunk(session));
+          if (b.state === 'progress' || b.state === 'finished') {
+            logger.info({ collection: b.job.collection, from: b.from, to: b.to, upTo: b.job.toBlock, transfers: b.transfers, sales: b.sales, finished: b.state === 'finished' }, 'collection backfill');
+          }
+          if (!r) await exclusive(() => catchUpFloors(session));
+          if (runtime) runtime.lastError = null;
+          if (!r && b.state !== 'progress' && !stopping) await sleep(pollMs);
         } catch (err) {
           // The connection may be the problem: give the lock up and start over after a pause.
           logger[err instanceof ChainMovedError ? 'warn' : 'error']({ err }, 'indexer batch failed; retrying');
+          if (runtime) {
+            runtime.lastError = (err as Error).message ?? String(err);
+            runtime.holdsLease = false;
+          }
           const held = lock;
           lock = null;
           await held?.release();
@@ -473,6 +521,10 @@ export function createIndexer(opts: IndexerOptions) {
       }
       const held = lock;
       lock = null;
+      if (runtime) {
+        runtime.holdsLease = false;
+        runtime.running = false;
+      }
       await held?.release();
     })();
   }
@@ -484,7 +536,7 @@ export function createIndexer(opts: IndexerOptions) {
     loop = null;
   }
 
-  return { tick, runUntilCaughtUp, backfill, start, stop };
+  return { tick, runUntilCaughtUp, backfill, backfillCollection, recordTimeFloors, start, stop };
 }
 
 export type Indexer = ReturnType<typeof createIndexer>;

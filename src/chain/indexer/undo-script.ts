@@ -83,6 +83,11 @@ FROM (SELECT collection_address,
 WHERE cs.collection_address = d.collection_address`,
     `DELETE FROM token_transfers WHERE block_number > ${f}`,
 
+    // Collections first followed above the fork are followed from the fork on (the re-index reads
+    // them), so their backfills end at the fork (collection-backfill.ts).
+    `UPDATE collections SET indexed_from_block = ${f} + 1 WHERE indexed_from_block > ${f} + 1`,
+    `UPDATE collection_backfills SET to_block = ${f}, next_block = LEAST(next_block, ${f} + 1) WHERE to_block > ${f}`,
+
     `DELETE FROM indexed_blocks WHERE number > ${f}`,
     `UPDATE indexer_cursor SET block_number = ${f}, block_hash = ${sqlHex(input.fork.hash)}, updated_at = CURRENT_TIMESTAMP
 WHERE stream = ${sqlName(input.stream)}`,
