@@ -71,7 +71,9 @@ export function useHttpRoutes(opts: Options): Plugin {
       if (path === '/healthz') return done(json({ status: 'ok' }, 200), '/healthz');
       if (path === '/readyz') {
         const db = await services.health.databaseReachable();
-        return done(json({ status: db.ok ? 'ready' : 'not ready', database: db.detail }, db.ok ? 200 : 503), '/readyz');
+        // the indexer's position is detail only: a lagging indexer does not make reads unready
+        const indexer = db.ok ? await services.indexer.indexerStatus({ maxWaitMs: 1000 }).catch(() => null) : null;
+        return done(json({ status: db.ok ? 'ready' : 'not ready', database: db.detail, indexer }, db.ok ? 200 : 503), '/readyz');
       }
       if (path === '/metrics') {
         return done(new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } }), '/metrics');
