@@ -4,7 +4,10 @@
 // submission or a rollback) and when time alone crosses a listing's startTime or endTime + 1 (no
 // event at all): those boundary instants are written too, at the exact second, by the catch-up
 // below. Every floor write runs the catch-up first, under one transaction-scoped advisory lock,
-// so a row for "now" is never compared with a history that still misses an earlier boundary.
+// and before the status changes it records (the indexer's batch script starts with it), so a
+// boundary is computed with the statuses of its time and a row for "now" is never compared with a
+// history that still misses an earlier boundary. An order counts from its creation (created_at),
+// so a listing submitted now with a startTime in the past does not rewrite the past.
 import { sqlHex, sqlInt, sqlTime } from './sql-literals.js';
 
 /** Serialises floor_history writers (the indexer, submissions on any instance). */
@@ -14,11 +17,12 @@ function strategiesSql(standardStrategies: readonly string[]): string {
   return standardStrategies.length ? `ARRAY[${standardStrategies.map(sqlHex).join(', ')}]::text[]` : `ARRAY[]::text[]`;
 }
 
-/** The floor of collection expression `c` at unix-seconds expression `t`. */
-export function floorAtSql(c: string, t: string, standardStrategies: readonly string[]): string {
+/** The floor of collection expression `c` at unix-seconds expression `t` (orders created by then). */
+export function floorAtSql(c: string, t: string, standardStrategies: readonly string[], createdBy?: string): string {
   return `(SELECT MIN(fo.price) FROM orders fo
     WHERE fo.collection_address = ${c} AND fo.is_order_ask AND fo.status = 'VALID'
-      AND fo.start_time <= ${t} AND fo.end_time >= ${t} AND fo.strategy = ANY(${strategiesSql(standardStrategies)}))`;
+      AND fo.start_time <= ${t} AND fo.end_time >= ${t} AND fo.strategy = ANY(${strategiesSql(standardStrategies)})${createdBy ? `
+      AND fo.created_at <= ${createdBy}` : ''})`;
 }
 
 export function floorLockSql(): string {
@@ -49,7 +53,7 @@ export function floorTimeCatchUpSql(untilSeconds: number | bigint, standardStrat
        AND o.end_time >= clock.lo AND o.end_time < ${hi} AND o.end_time >= o.start_time
   ) x
 ), f AS (
-  SELECT b.c, b.t, ${floorAtSql('b.c', 'b.t', standardStrategies)} AS floor FROM b
+  SELECT b.c, b.t, ${floorAtSql('b.c', 'b.t', standardStrategies, 'to_timestamp(b.t + 1)')} AS floor FROM b
 ), seq AS (
   SELECT c, t, floor, LAG(floor) OVER (PARTITION BY c ORDER BY t) AS prev, ROW_NUMBER() OVER (PARTITION BY c ORDER BY t) AS rn FROM f
 ), ins AS (
@@ -85,9 +89,14 @@ INSERT INTO floor_history (collection_address, floor_price, at)
 SELECT c, floor, ${sqlTime(now)} FROM cur WHERE NOT has_last OR last_floor IS DISTINCT FROM floor`;
 }
 
+/** The start of every floor write: the lock and the time-driven changes up to `now`. */
+export function floorCatchUpScript(now: Date, standardStrategies: readonly string[]): string[] {
+  return [floorLockSql(), floorTimeCatchUpSql(Math.floor(now.getTime() / 1000), standardStrategies)];
+}
+
 /** The whole floor write for `collections` at `now`: lock, time catch-up, then the event row. */
 export function floorWriteScript(collections: string, now: Date, standardStrategies: readonly string[]): string[] {
-  return [floorLockSql(), floorTimeCatchUpSql(Math.floor(now.getTime() / 1000), standardStrategies), recordFloorsSql(collections, now, standardStrategies)];
+  return [...floorCatchUpScript(now, standardStrategies), recordFloorsSql(collections, now, standardStrategies)];
 }
 
 /** One collection, as a `collections` query. */

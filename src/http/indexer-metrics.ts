@@ -1,6 +1,7 @@
 // Prometheus gauges for the chain indexer (issue 11 §4), read from indexerStatus at scrape time.
 // A metric whose value is unknown (no RPC, nothing indexed yet) is left out of the scrape rather
-// than reported as 0, which would look like "fully caught up at block 0".
+// than reported as 0, which would look like "fully caught up at block 0" (hence the chain_id label:
+// prom-client always reports an unlabelled gauge).
 import { Gauge, type Registry } from 'prom-client';
 import type { IndexerStatus } from '../services/indexer-status.js';
 
@@ -17,12 +18,13 @@ export function registerIndexerGauges(registry: Registry, read: () => Promise<In
     new Gauge({
       name,
       help,
+      labelNames: ['chain_id'] as const,
       registers: [registry],
       async collect() {
         this.reset();
         const s = await status();
         const v = s ? pick(s) : null;
-        if (v !== null) this.set(typeof v === 'boolean' ? Number(v) : v);
+        if (s && v !== null) this.set({ chain_id: String(s.chainId) }, typeof v === 'boolean' ? Number(v) : v);
       },
     });
   gauge('indexer_head_block', "The chain node's latest block", (s) => s.headBlock);

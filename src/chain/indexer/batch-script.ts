@@ -8,7 +8,7 @@ import { ZERO_ADDRESS } from '../../domain/address.js';
 import type { ChainEvent, FillEvent, NftTransferEvent } from './events.js';
 import { recordSaleLiteralSql, type SaleRecord } from '../../db/sale-sql.js';
 import { sqlHex, sqlInt, sqlList, sqlName } from '../../db/sql-literals.js';
-import { cursorGuardSql, recordFloorsSql, setStatusSql } from './status-sql.js';
+import { cursorGuardSql, floorCatchUpSql, recordFloorsSql, setStatusSql } from './status-sql.js';
 
 export interface BlockRef {
   number: number;
@@ -172,7 +172,7 @@ DO UPDATE SET total_supply = collection_supply.total_supply + EXCLUDED.total_sup
 
 export function buildBatchScript(input: BatchScriptInput): string {
   const { stream, to } = input;
-  const out: string[] = [cursorGuardSql(stream, input.expectedCursor)];
+  const out: string[] = [cursorGuardSql(stream, input.expectedCursor), floorCatchUpSql(input.now, input.standardStrategies)];
 
   const transfers: NftTransferEvent[] = [];
   for (const e of input.events) {

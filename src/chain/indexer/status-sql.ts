@@ -2,7 +2,7 @@
 // precedence of src/domain/order-status.ts, the floor record after ask statuses moved, and the guard that makes a script
 // fail when the cursor is not where the indexer read it (another writer got in between).
 import { TERMINAL_STATUSES, type OrderStatusName } from '../../domain/order-status.js';
-import { floorWriteScript } from '../../db/floor-sql.js';
+import { floorCatchUpScript, recordFloorsSql as recordFloorsOfSql } from '../../db/floor-sql.js';
 import { sqlInt, sqlName, sqlStatus } from '../../db/sql-literals.js';
 
 /**
@@ -31,13 +31,21 @@ SELECT hash, status, ${sqlStatus(status)}, ${sqlInt(block)} FROM target`;
 }
 
 /**
- * The floor write (src/db/floor-sql.ts) for every collection with an ask among `journalRows` (a
- * condition on order_status_changes j), inside the batch's or rollback's transaction.
+ * The first statements of a batch or rollback script: the floor lock and the time-driven floor
+ * changes up to `now`, computed before the script changes any status (src/db/floor-sql.ts).
+ */
+export function floorCatchUpSql(now: Date, standardStrategies: readonly string[]): string {
+  return floorCatchUpScript(now, standardStrategies).join(';\n');
+}
+
+/**
+ * The floor row at `now` for every collection with an ask among `journalRows` (a condition on
+ * order_status_changes j), after the script's status changes.
  */
 export function recordFloorsSql(journalRows: string, now: Date, standardStrategies: readonly string[]): string {
   const touched = `SELECT DISTINCT o.collection_address AS c FROM order_status_changes j JOIN orders o ON o.hash = j.order_hash
   WHERE (${journalRows}) AND o.is_order_ask`;
-  return floorWriteScript(touched, now, standardStrategies).join(';\n');
+  return recordFloorsOfSql(touched, now, standardStrategies);
 }
 
 /** Aborts the whole script unless the stream's cursor is at `expected` (null: no cursor yet). */

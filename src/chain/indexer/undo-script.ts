@@ -6,7 +6,7 @@ import { ZERO_ADDRESS } from '../../domain/address.js';
 import type { BlockRef } from './batch-script.js';
 import { DAY_BUCKET_SQL, HOUR_BUCKET_SQL } from '../../db/sale-sql.js';
 import { sqlHex, sqlInt, sqlName } from '../../db/sql-literals.js';
-import { cursorGuardSql, recordFloorsSql } from './status-sql.js';
+import { cursorGuardSql, floorCatchUpSql, recordFloorsSql } from './status-sql.js';
 
 export interface UndoScriptInput {
   stream: string;
@@ -21,6 +21,7 @@ export function buildUndoScript(input: UndoScriptInput): string {
   const zero = sqlHex(ZERO_ADDRESS);
   return [
     cursorGuardSql(input.stream, input.expectedCursor),
+    floorCatchUpSql(input.now, input.standardStrategies),
 
     // Statuses: per order, the status before its earliest change above the fork (the same as
     // replaying the journal backwards).
