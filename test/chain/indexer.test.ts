@@ -515,7 +515,7 @@ describe(`chain indexer (${backendName}, local EVM)`, () => {
       await interrupted.close();
       await straight.close();
     }
-  });
+   }, 180_000); // two fresh databases index the whole chain twice: slow on a loaded machine
 });
 
 describe(`indexer bookkeeping limits (${backendName}, local EVM)`, () => {
