@@ -6,8 +6,10 @@
 // below. Every floor write runs the catch-up first, under one transaction-scoped advisory lock,
 // and before the status changes it records (the indexer's batch script starts with it), so a
 // boundary is computed with the statuses of its time and a row for "now" is never compared with a
-// history that still misses an earlier boundary. An order counts from its creation (created_at),
-// so a listing submitted now with a startTime in the past does not rewrite the past.
+// history that still misses an earlier boundary. Orders created since the previous catch-up are
+// left out of the boundaries it writes (a listing submitted now with a startTime in the past does
+// not rewrite the past): their effect is the event row their submission records. Both instants
+// are the database's clock (created_at, the catch-up's updated_at), so clock skew cannot matter.
 import { sqlHex, sqlInt, sqlTime } from './sql-literals.js';
 
 /** Serialises floor_history writers (the indexer, submissions on any instance). */
@@ -17,12 +19,12 @@ function strategiesSql(standardStrategies: readonly string[]): string {
   return standardStrategies.length ? `ARRAY[${standardStrategies.map(sqlHex).join(', ')}]::text[]` : `ARRAY[]::text[]`;
 }
 
-/** The floor of collection expression `c` at unix-seconds expression `t` (orders created by then). */
+/** The floor of collection expression `c` at unix-seconds expression `t` (orders created by `createdBy` when given). */
 export function floorAtSql(c: string, t: string, standardStrategies: readonly string[], createdBy?: string): string {
   return `(SELECT MIN(fo.price) FROM orders fo
     WHERE fo.collection_address = ${c} AND fo.is_order_ask AND fo.status = 'VALID'
       AND fo.start_time <= ${t} AND fo.end_time >= ${t} AND fo.strategy = ANY(${strategiesSql(standardStrategies)})${createdBy ? `
-      AND fo.created_at <= ${createdBy}` : ''})`;
+      AND (${createdBy} IS NULL OR fo.created_at <= ${createdBy})` : ''})`;
 }
 
 export function floorLockSql(): string {
@@ -30,18 +32,21 @@ export function floorLockSql(): string {
 }
 
 /**
- * Writes the floor at every listing start and end (endTime + 1) in (processed_until, until] where
- * it differs from the floor recorded just before, then moves processed_until to `until`. The
+ * Writes the floor at every listing start and end (endTime + 1) in (processed_until, until) where
+ * it differs from the floor recorded just before, then moves processed_until to `until` - 1 (an
+ * instant equal to `until` is the caller's "now", whose row the event write records; the next
+ * catch-up handles it if nothing does). The
  * first run (no row yet) starts from the latest floor_history row, or from `until` on an empty
  * history. Statuses are today's: the catch-up runs every indexer tick and before every floor write,
  * so the instants it handles are seconds old.
  */
 export function floorTimeCatchUpSql(untilSeconds: number | bigint, standardStrategies: readonly string[]): string {
-  const hi = sqlInt(untilSeconds);
+  const hi = sqlInt(BigInt(untilSeconds) - 1n);
   const s = strategiesSql(standardStrategies);
   return `WITH clock AS (
   SELECT COALESCE((SELECT processed_until FROM floor_time_cursor WHERE id = 1),
-                  (SELECT floor(extract(epoch FROM MAX(at)))::bigint FROM floor_history), ${hi}) AS lo
+                  (SELECT floor(extract(epoch FROM MAX(at)))::bigint FROM floor_history), ${hi}) AS lo,
+         (SELECT updated_at FROM floor_time_cursor WHERE id = 1) AS since
 ), b AS (
   SELECT DISTINCT x.c, x.t FROM clock, LATERAL (
     SELECT o.collection_address AS c, o.start_time AS t FROM orders o
@@ -53,7 +58,7 @@ export function floorTimeCatchUpSql(untilSeconds: number | bigint, standardStrat
        AND o.end_time >= clock.lo AND o.end_time < ${hi} AND o.end_time >= o.start_time
   ) x
 ), f AS (
-  SELECT b.c, b.t, ${floorAtSql('b.c', 'b.t', standardStrategies, 'to_timestamp(b.t + 1)')} AS floor FROM b
+  SELECT b.c, b.t, ${floorAtSql('b.c', 'b.t', standardStrategies, '(SELECT since FROM clock)')} AS floor FROM b
 ), seq AS (
   SELECT c, t, floor, LAG(floor) OVER (PARTITION BY c ORDER BY t) AS prev, ROW_NUMBER() OVER (PARTITION BY c ORDER BY t) AS rn FROM f
 ), ins AS (

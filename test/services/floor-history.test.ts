@@ -148,11 +148,11 @@ describe(`floor history follows time (${backendName})`, () => {
         v: 27,
         r: '0x' + '2'.repeat(64),
         s: '0x' + '3'.repeat(64),
-        createdAt: new Date((T0 + 3 * DAY + 60) * 1000),
+        // created_at: the database's now, after the previous catch-up
       },
     });
     await app.services.stats.recordFloor(COLLECTION);
-    // at +10 it did not exist yet: no row there; the floor moved to 2 when it was created
+    // at +10 it did not exist yet: no row there; the floor moved to 2 when it was submitted
     expect((await history()).slice(before)).toEqual([[3 * DAY + 60, '2']]);
   });
 });
