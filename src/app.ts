@@ -53,6 +53,8 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
         const [row] = await db.sql.query<{ s: string | null }>(LATEST_BLOCK_SECONDS_SQL);
         return row?.s == null ? null : Number(row.s);
       },
+      // without RPC_URL no indexer can be moving it: read once at boot, never per request
+      refreshMs: config.rpcUrl ? 1000 : Number.POSITIVE_INFINITY,
       onError: (err) => logger.warn({ err }, 'could not read the latest indexed block time'),
     });
     await clock.refresh();
