@@ -4,7 +4,7 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 
 const config: CodegenConfig = {
   schema: 'schema.graphql',
-  documents: ['src/rest/documents.ts', 'test/**/*.ts', '!test/sdk-client/**'],
+  documents: ['src/rest/documents.ts', 'src/rest/indexer-documents.ts', 'test/**/*.ts', '!test/sdk-client/**'],
   ignoreNoDocuments: true,
   // ESM with NodeNext resolution: relative imports need their .js extension.
   emitLegacyCommonJSImports: false,

@@ -25,6 +25,7 @@ export const ENTRIES = {
   'import-collections': 'src/cli/import-collections.ts',
   'import-market-data': 'src/cli/import-market-data.ts',
   'build-demo-template': 'src/cli/build-demo-template.ts',
+  'backfill-collection': 'src/cli/backfill-collection.ts',
 };
 
 export async function buildDist({ quiet = false } = {}) {

@@ -17,7 +17,9 @@ import { DEFAULT_TEMPLATE_DIR } from './db/template-dir.js';
 import { waitForDatabase } from './db/wait-for-database.js';
 import type { Logger } from './logger.js';
 import { silentSteps, type StartupSteps } from './startup-steps.js';
+import { createIndexerRuntime, type IndexerRuntime } from './chain/indexer/indexer-state.js';
 import { createServices, type Services } from './services/index.js';
+import { createMarketClock, LATEST_BLOCK_SECONDS_SQL, type MarketClock } from './services/market-clock.js';
 import { createSignatureVerifier, type SignatureVerifier } from './services/signature-pool.js';
 import { createApp, type App } from './yoga.js';
 
@@ -89,13 +91,27 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       replica = await openReadReplica({ url, maxLagMs, probeMs, primary: db, poolSize: config.databasePoolSize, logger });
       logger.info({ replica: replica.db.describe, ...replica.state(), maxLagMs }, 'read replica configured');
     }
+    // One "now" for the whole process: the later of the wall clock and the latest indexed block.
+    const clock = createMarketClock({
+      wall: now,
+      readLatestBlockSeconds: async () => {
+        const [row] = await db.sql.query<{ s: string | null }>(LATEST_BLOCK_SECONDS_SQL);
+        return row?.s == null ? null : Number(row.s);
+      },
+      // without RPC_URL no indexer can be moving it: read once at boot, never per request
+      refreshMs: config.rpcUrl ? 1000 : Number.POSITIVE_INFINITY,
+      onError: (err) => logger.warn({ err }, 'could not read the latest indexed block time'),
+    });
+    await clock.refresh();
+    const indexerRuntime = createIndexerRuntime(config.indexer.confirmations);
     const services = createServices({
+      indexerRuntime,
       events,
       db,
       config,
       network: config.network,
       chain: config.rpcUrl ? createChainReader(config.rpcUrl, config.network) : null,
-      now,
+      now: clock.now,
       onInternalError: (err) => logger.error({ err }, 'unexpected error behind a REST route'),
       signatures,
       replica,
@@ -106,9 +122,19 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       await steps.run('demo data', () => seedDemo(services), (summary) => ({ source: 'seeded', ...summary }));
     }
     if (!config.rpcUrl) logger.warn('RPC_URL is not set: checks that need chain state are skipped and the chain indexer is off');
-    else if (config.indexer.enabled && opts.indexer !== false) stopIndexer = await steps.run('chain indexer', () => startIndexer(config, logger, services));
+    else if (config.indexer.enabled && opts.indexer !== false) stopIndexer = await steps.run('chain indexer', () => startIndexer(config, logger, services, clock, indexerRuntime));
     const indexerOn = Boolean(config.rpcUrl && config.indexer.enabled && opts.indexer !== false);
-    services.health.register('indexer', () => ({ status: indexerOn ? 'on' : 'off' }), { required: false });
+    // The indexer's position is detail only: a lagging indexer does not make reads unready.
+    // lastError stays out of this public answer (it can name the RPC host); the log has it.
+    services.health.register(
+      'indexer',
+      async () => {
+        if (!indexerOn) return { status: 'off' };
+        const { lastError: _omitted, ...position } = await services.indexer.indexerStatus({ maxWaitMs: 1000 });
+        return { status: 'on', ...position };
+      },
+      { required: false },
+    );
     const yoga = await steps.run('http app', () => createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics }));
     const verifier = signatures;
     const bus = events;
@@ -138,7 +164,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
 }
 
 /** The indexer in the service process: one instance indexes at a time (advisory lock), the others wait. */
-async function startIndexer(config: Config, logger: Logger, services: Services): Promise<() => Promise<void>> {
+async function startIndexer(config: Config, logger: Logger, services: Services, clock: MarketClock, runtime: IndexerRuntime): Promise<() => Promise<void>> {
   const provider = createIndexerProvider(config.rpcUrl!, config.network.chainId);
   const { startBlock, confirmations, batchSize, pollMs } = config.indexer;
   const start = startBlock === 'latest' ? Math.max(0, (await provider.getBlockNumber()) - confirmations) : startBlock;
@@ -150,6 +176,8 @@ async function startIndexer(config: Config, logger: Logger, services: Services):
     confirmations,
     batchSize,
     now: services.now,
+    onBlockTime: clock.observeBlockTime,
+    runtime,
     logger,
     onEvent: (e) => publishIndexerEvent(services.deps.events, e, services.now()),
   });

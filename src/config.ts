@@ -83,6 +83,19 @@ const envSchema = z.object({
   INDEXER_CONFIRMATIONS: int(3, 0, 1000),
   INDEXER_BATCH_SIZE: int(100, 1, 100_000),
   INDEXER_POLL_MS: int(2000, 10, 3_600_000),
+  // a collection registered later gets its transfers and sales backfilled from this block ("off": never)
+  INDEXER_BACKFILL_FROM_BLOCK: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return 0;
+      if (v === 'off') return null;
+      if (!/^\d+$/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: `expected a block number or "off", got "${v}"` });
+        return z.NEVER;
+      }
+      return Number(v);
+    }),
   CHAIN_ID: int(1, 1, 2 ** 31),
   RPC_URL: optionalString.refine((v) => v === undefined || /^(https?|wss?):\/\//.test(v), {
     message: 'must be an http(s):// or ws(s):// URL',
@@ -227,7 +240,7 @@ export type Config = {
   /** live events reach every instance through Redis when set; in-process otherwise */
   redisUrl: string | undefined;
   /** the chain indexer (issue 4); runs in the service process when RPC_URL is set and INDEXER=on */
-  indexer: { enabled: boolean; startBlock: number | 'latest'; confirmations: number; batchSize: number; pollMs: number };
+  indexer: { enabled: boolean; startBlock: number | 'latest'; confirmations: number; batchSize: number; pollMs: number; backfillFromBlock: number | null };
   port: number;
   host: string;
   databaseUrl: string | undefined;
@@ -313,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       confirmations: e.INDEXER_CONFIRMATIONS,
       batchSize: e.INDEXER_BATCH_SIZE,
       pollMs: e.INDEXER_POLL_MS,
+      backfillFromBlock: e.INDEXER_BACKFILL_FROM_BLOCK,
     },
     port: e.PORT,
     host: e.HOST,

@@ -4,6 +4,7 @@ import { createYoga } from 'graphql-yoga';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { maskError } from './graphql-errors.js';
+import { registerIndexerGauges } from './http/indexer-metrics.js';
 import { createMetrics } from './http/metrics.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { useHttpRoutes } from './http/routes-plugin.js';
@@ -45,6 +46,7 @@ export function createApp(services: Services, config: Config, logger: Logger, op
   });
   // Optional: without Redis the limits (and events) fall back to this instance.
   if (rateLimit?.redisReady() != null) services.health.register('redis', () => ({ status: rateLimit.redisReady() ? 'up' : 'down' }), { required: false });
+  registerIndexerGauges(metrics.registry, () => services.indexer.indexerStatus({ maxWaitMs: 1000 }));
   return createYoga({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,

@@ -13,6 +13,8 @@ export const MAX_PAGE_SIZE = 150;
 export const DEFAULT_SORT: OrderSort = 'NEWEST';
 
 export interface OrderFilter {
+  /** one order by its hash (a bot polling one order's status) */
+  hash?: string;
   isOrderAsk?: boolean;
   collection?: string;
   tokenId?: bigint;
@@ -40,6 +42,7 @@ export interface OrderQuery {
 
 /** Raw values as they arrive from a query string or GraphQL variables. */
 export interface RawOrderQuery {
+  hash?: unknown;
   isOrderAsk?: unknown;
   collection?: unknown;
   tokenId?: unknown;
@@ -88,6 +91,11 @@ export function parseOrderQuery(raw: RawOrderQuery): { ok: true; value: OrderQue
   const filter: OrderFilter = {};
   const problem = (field: string, code: string, message: string) => problems.push({ field, code, message });
 
+  if (present(raw.hash)) {
+    const h = normalizeHash(raw.hash);
+    if (!h) problem('hash', 'INVALID_HASH', 'must be an order hash: 0x followed by 64 hexadecimal digits');
+    else filter.hash = h;
+  }
   if (present(raw.isOrderAsk)) {
     const b = parseBoolean(raw.isOrderAsk);
     if (b === null) problem('isOrderAsk', 'INVALID_BOOLEAN', 'must be true or false');

@@ -8,11 +8,37 @@ export type CollectionType =
   | 'ERC721'
   | 'ERC1155';
 
+/** Spec 2.3: a maker order with its EIP-712 signature. The hash is computed by the service. */
+export type MakerOrderInput = {
+  amount: string;
+  collection: string;
+  currency: string;
+  /** unix seconds (a whole number) */
+  endTime: number;
+  isOrderAsk: boolean;
+  minPercentageToAsk: number;
+  nonce: string;
+  params: Array<unknown>;
+  /** wei, decimal string */
+  price: string;
+  /** 65 bytes r || s || v as 0x-hex */
+  signature: string;
+  /** address, any letter case */
+  signer: string;
+  /** unix seconds (a whole number) */
+  startTime: number;
+  strategy: string;
+  /** null for a collection offer (signed as 0) */
+  tokenId?: string | null | undefined;
+};
+
 export type OrderFilterInput = {
   collection?: string | null | undefined;
   currency?: string | null | undefined;
   /** orders whose endTime is at or before this */
   endTime?: number | null | undefined;
+  /** only the order with this hash */
+  hash?: string | null | undefined;
   isOrderAsk?: boolean | null | undefined;
   nonce?: string | null | undefined;
   price?: PriceRangeInput | null | undefined;
@@ -24,6 +50,45 @@ export type OrderFilterInput = {
   strategy?: string | null | undefined;
   tokenId?: string | null | undefined;
 };
+
+export type OrderProblemCode =
+  | 'CHAIN_UNAVAILABLE'
+  | 'COLLECTION_OFFER_ASK'
+  | 'COLLECTION_OFFER_TOKEN_ID'
+  | 'CONTRACT_SIGNATURE_INVALID'
+  | 'CURRENCY_NOT_WHITELISTED'
+  | 'DUPLICATE_ORDER'
+  | 'DUTCH_AUCTION_BID'
+  | 'DUTCH_AUCTION_PARAMS'
+  | 'DUTCH_AUCTION_TOO_SHORT'
+  | 'END_BEFORE_START'
+  | 'EXPIRED'
+  | 'HIGH_S_SIGNATURE'
+  | 'INSUFFICIENT_WETH_ALLOWANCE'
+  | 'INSUFFICIENT_WETH_BALANCE'
+  | 'INVALID_ADDRESS'
+  | 'INVALID_AMOUNT'
+  | 'INVALID_INTEGER'
+  | 'INVALID_PARAMS'
+  | 'INVALID_SIGNATURE_FORMAT'
+  | 'INVALID_SIGNATURE_V'
+  | 'INVALID_TIMESTAMP'
+  | 'INVALID_TYPE'
+  | 'INVALID_UINT256'
+  | 'MIN_PERCENTAGE_TOO_HIGH'
+  | 'MISSING_FIELD'
+  | 'NONCE_CAP_REACHED'
+  | 'NONCE_TOO_LOW'
+  | 'NONCE_USED'
+  | 'NOT_APPROVED'
+  | 'NOT_OWNER'
+  | 'PRICE_ZERO'
+  | 'PRIVATE_SALE_BID'
+  | 'PRIVATE_SALE_PARAMS'
+  | 'SIGNATURE_MISMATCH'
+  | 'STRATEGY_NOT_WHITELISTED'
+  | 'TOKEN_ID_REQUIRED'
+  | 'UNKNOWN_COLLECTION';
 
 /** NEWEST: most recently created first. EXPIRING_SOON: earliest endTime first. Ties break on creation order. */
 export type OrderSort =
@@ -88,6 +153,28 @@ export type RestListingRewardsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type RestListingRewardsQuery = { listingRewards: Array<{ volume24hGlobal: string, points: number, floorGlobal: string, collection: { address: string, owner: string, setter: string | null, admin: string | null, name: string, description: string | null, symbol: string | null, type: CollectionType, websiteLink: string | null, alphaLink: string | null, bravoLink: string | null, charlieLink: string | null, deltaLink: string | null, echoLink: string | null, foxtrotLink: string | null, isVerified: boolean, isExplicit: boolean, logoURI: string | null, bannerURI: string | null } }> | null };
 
+export type RestCreateOrderMutationVariables = Exact<{
+  input: MakerOrderInput;
+}>;
+
+
+export type RestCreateOrderMutation = { createOrder:
+    | { __typename: 'CreateOrderSuccess', order: { hash: string, collectionAddress: string, tokenId: string | null, isOrderAsk: boolean, signer: string, strategy: string, currencyAddress: string, amount: string, price: string, nonce: string, startTime: number, endTime: number, minPercentageToAsk: number, params: string, status: OrderStatus, signature: string, r: string, s: string, v: number } }
+    | { __typename: 'OrderRejected', message: string, code: OrderProblemCode, problems: Array<{ code: OrderProblemCode, field: string | null, message: string }> }
+   };
+
+export type RestValidateOrderQueryVariables = Exact<{
+  input: MakerOrderInput;
+}>;
+
+
+export type RestValidateOrderQuery = { validateOrder: { hash: string | null, signer: string | null, valid: boolean, problems: Array<{ code: OrderProblemCode, field: string | null, message: string }> } };
+
+export type RestIndexerStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RestIndexerStatusQuery = { indexerStatus: { chainId: number, headBlock: number | null, headTimestamp: number | null, indexedBlock: number | null, indexedBlockTimestamp: number | null, confirmations: number, lagBlocks: number | null, lagSeconds: number | null, lastEventBlock: number | null, lastEventTimestamp: number | null, updatedAt: number | null, running: boolean, holdsLease: boolean } };
+
 export type NestedOrdersQueryVariables = Exact<{
   first: number;
 }>;
@@ -111,5 +198,8 @@ export const RestNonceDocument = {"kind":"Document","definitions":[{"kind":"Oper
 export const RestCollectionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RestCollection"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"address"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Address"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"collection"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"address"},"value":{"kind":"Variable","name":{"kind":"Name","value":"address"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestCollectionFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestCollectionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Collection"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"address"}},{"kind":"Field","name":{"kind":"Name","value":"owner"}},{"kind":"Field","name":{"kind":"Name","value":"setter"}},{"kind":"Field","name":{"kind":"Name","value":"admin"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"symbol"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"websiteLink"}},{"kind":"Field","name":{"kind":"Name","value":"alphaLink"}},{"kind":"Field","name":{"kind":"Name","value":"bravoLink"}},{"kind":"Field","name":{"kind":"Name","value":"charlieLink"}},{"kind":"Field","name":{"kind":"Name","value":"deltaLink"}},{"kind":"Field","name":{"kind":"Name","value":"echoLink"}},{"kind":"Field","name":{"kind":"Name","value":"foxtrotLink"}},{"kind":"Field","name":{"kind":"Name","value":"isVerified"}},{"kind":"Field","name":{"kind":"Name","value":"isExplicit"}},{"kind":"Field","name":{"kind":"Name","value":"logoURI"}},{"kind":"Field","name":{"kind":"Name","value":"bannerURI"}}]}}]} as unknown as DocumentNode<RestCollectionQuery, RestCollectionQueryVariables>;
 export const RestCollectionStatsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RestCollectionStats"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"address"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Address"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"collectionStats"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"address"},"value":{"kind":"Variable","name":{"kind":"Name","value":"address"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"address"}},{"kind":"Field","name":{"kind":"Name","value":"countOwners"}},{"kind":"Field","name":{"kind":"Name","value":"totalSupply"}},{"kind":"Field","name":{"kind":"Name","value":"floorPrice"}},{"kind":"Field","name":{"kind":"Name","value":"floorChange24h"}},{"kind":"Field","name":{"kind":"Name","value":"floorChange7d"}},{"kind":"Field","name":{"kind":"Name","value":"floorChange30d"}},{"kind":"Field","name":{"kind":"Name","value":"marketCap"}},{"kind":"Field","name":{"kind":"Name","value":"volumeAll"}},{"kind":"Field","name":{"kind":"Name","value":"averageAll"}},{"kind":"Field","name":{"kind":"Name","value":"countAll"}},{"kind":"Field","name":{"kind":"Name","value":"volume24h"}},{"kind":"Field","name":{"kind":"Name","value":"average24h"}},{"kind":"Field","name":{"kind":"Name","value":"count24h"}},{"kind":"Field","name":{"kind":"Name","value":"change24h"}},{"kind":"Field","name":{"kind":"Name","value":"volume7d"}},{"kind":"Field","name":{"kind":"Name","value":"average7d"}},{"kind":"Field","name":{"kind":"Name","value":"count7d"}},{"kind":"Field","name":{"kind":"Name","value":"change7d"}},{"kind":"Field","name":{"kind":"Name","value":"volume1m"}},{"kind":"Field","name":{"kind":"Name","value":"average1m"}},{"kind":"Field","name":{"kind":"Name","value":"count1m"}},{"kind":"Field","name":{"kind":"Name","value":"change1m"}},{"kind":"Field","name":{"kind":"Name","value":"volume3m"}},{"kind":"Field","name":{"kind":"Name","value":"average3m"}},{"kind":"Field","name":{"kind":"Name","value":"count3m"}},{"kind":"Field","name":{"kind":"Name","value":"change3m"}},{"kind":"Field","name":{"kind":"Name","value":"volume6m"}},{"kind":"Field","name":{"kind":"Name","value":"average6m"}},{"kind":"Field","name":{"kind":"Name","value":"count6m"}},{"kind":"Field","name":{"kind":"Name","value":"change6m"}},{"kind":"Field","name":{"kind":"Name","value":"volume1y"}},{"kind":"Field","name":{"kind":"Name","value":"average1y"}},{"kind":"Field","name":{"kind":"Name","value":"count1y"}},{"kind":"Field","name":{"kind":"Name","value":"change1y"}}]}}]}}]} as unknown as DocumentNode<RestCollectionStatsQuery, RestCollectionStatsQueryVariables>;
 export const RestListingRewardsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RestListingRewards"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"listingRewards"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"collection"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestCollectionFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"volume24hGlobal"}},{"kind":"Field","name":{"kind":"Name","value":"points"}},{"kind":"Field","name":{"kind":"Name","value":"floorGlobal"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestCollectionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Collection"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"address"}},{"kind":"Field","name":{"kind":"Name","value":"owner"}},{"kind":"Field","name":{"kind":"Name","value":"setter"}},{"kind":"Field","name":{"kind":"Name","value":"admin"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"symbol"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"websiteLink"}},{"kind":"Field","name":{"kind":"Name","value":"alphaLink"}},{"kind":"Field","name":{"kind":"Name","value":"bravoLink"}},{"kind":"Field","name":{"kind":"Name","value":"charlieLink"}},{"kind":"Field","name":{"kind":"Name","value":"deltaLink"}},{"kind":"Field","name":{"kind":"Name","value":"echoLink"}},{"kind":"Field","name":{"kind":"Name","value":"foxtrotLink"}},{"kind":"Field","name":{"kind":"Name","value":"isVerified"}},{"kind":"Field","name":{"kind":"Name","value":"isExplicit"}},{"kind":"Field","name":{"kind":"Name","value":"logoURI"}},{"kind":"Field","name":{"kind":"Name","value":"bannerURI"}}]}}]} as unknown as DocumentNode<RestListingRewardsQuery, RestListingRewardsQueryVariables>;
+export const RestCreateOrderDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RestCreateOrder"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"MakerOrderInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createOrder"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CreateOrderSuccess"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"order"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestOrderFields"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"OrderRejected"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"problems"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestOrderFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Order"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hash"}},{"kind":"Field","name":{"kind":"Name","value":"collectionAddress"}},{"kind":"Field","name":{"kind":"Name","value":"tokenId"}},{"kind":"Field","name":{"kind":"Name","value":"isOrderAsk"}},{"kind":"Field","name":{"kind":"Name","value":"signer"}},{"kind":"Field","name":{"kind":"Name","value":"strategy"}},{"kind":"Field","name":{"kind":"Name","value":"currencyAddress"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"price"}},{"kind":"Field","name":{"kind":"Name","value":"nonce"}},{"kind":"Field","name":{"kind":"Name","value":"startTime"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}},{"kind":"Field","name":{"kind":"Name","value":"minPercentageToAsk"}},{"kind":"Field","name":{"kind":"Name","value":"params"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"signature"}},{"kind":"Field","name":{"kind":"Name","value":"r"}},{"kind":"Field","name":{"kind":"Name","value":"s"}},{"kind":"Field","name":{"kind":"Name","value":"v"}}]}}]} as unknown as DocumentNode<RestCreateOrderMutation, RestCreateOrderMutationVariables>;
+export const RestValidateOrderDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RestValidateOrder"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"MakerOrderInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"validateOrder"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hash"}},{"kind":"Field","name":{"kind":"Name","value":"signer"}},{"kind":"Field","name":{"kind":"Name","value":"valid"}},{"kind":"Field","name":{"kind":"Name","value":"problems"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<RestValidateOrderQuery, RestValidateOrderQueryVariables>;
+export const RestIndexerStatusDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RestIndexerStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"indexerStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chainId"}},{"kind":"Field","name":{"kind":"Name","value":"headBlock"}},{"kind":"Field","name":{"kind":"Name","value":"headTimestamp"}},{"kind":"Field","name":{"kind":"Name","value":"indexedBlock"}},{"kind":"Field","name":{"kind":"Name","value":"indexedBlockTimestamp"}},{"kind":"Field","name":{"kind":"Name","value":"confirmations"}},{"kind":"Field","name":{"kind":"Name","value":"lagBlocks"}},{"kind":"Field","name":{"kind":"Name","value":"lagSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"lastEventBlock"}},{"kind":"Field","name":{"kind":"Name","value":"lastEventTimestamp"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"running"}},{"kind":"Field","name":{"kind":"Name","value":"holdsLease"}}]}}]}}]} as unknown as DocumentNode<RestIndexerStatusQuery, RestIndexerStatusQueryVariables>;
 export const NestedOrdersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"NestedOrders"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orders"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"sort"},"value":{"kind":"EnumValue","value":"NEWEST"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hash"}},{"kind":"Field","name":{"kind":"Name","value":"price"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"collectionAddress"}},{"kind":"Field","name":{"kind":"Name","value":"collection"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"address"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"stats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"floorPrice"}},{"kind":"Field","name":{"kind":"Name","value":"volume24h"}},{"kind":"Field","name":{"kind":"Name","value":"countAll"}},{"kind":"Field","name":{"kind":"Name","value":"change7d"}}]}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]} as unknown as DocumentNode<NestedOrdersQuery, NestedOrdersQueryVariables>;
 export const CollectionsPageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CollectionsPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"a"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Address"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"b"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Address"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"a"},"name":{"kind":"Name","value":"collection"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"address"},"value":{"kind":"Variable","name":{"kind":"Name","value":"a"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"stats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeAll"}}]}},{"kind":"Field","name":{"kind":"Name","value":"orders"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"isOrderAsk"},"value":{"kind":"BooleanValue","value":true}}]}},{"kind":"Argument","name":{"kind":"Name","value":"sort"},"value":{"kind":"EnumValue","value":"PRICE_ASC"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hash"}},{"kind":"Field","name":{"kind":"Name","value":"price"}},{"kind":"Field","name":{"kind":"Name","value":"collection"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]}}]}},{"kind":"Field","alias":{"kind":"Name","value":"b"},"name":{"kind":"Name","value":"collection"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"address"},"value":{"kind":"Variable","name":{"kind":"Name","value":"b"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"stats"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeAll"}}]}},{"kind":"Field","name":{"kind":"Name","value":"orders"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"sort"},"value":{"kind":"EnumValue","value":"NEWEST"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hash"}},{"kind":"Field","name":{"kind":"Name","value":"collection"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"symbol"}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<CollectionsPageQuery, CollectionsPageQueryVariables>;

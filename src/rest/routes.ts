@@ -1,5 +1,6 @@
 // The v1 REST routes (looksrare-v1-facts.md "Paths and envelope") and what serves each method.
 import type { Context } from '../context.js';
+import { getIndexerStatus } from './handlers/indexer-status.js';
 import { listOrders } from './handlers/orders.js';
 import { getCollection, getCollectionStats, getListingRewards, getNonce } from './handlers/reads.js';
 import { createOrder, validateOrder } from './handlers/submit-order.js';
@@ -16,4 +17,5 @@ export const ROUTES: Record<string, Partial<Record<'GET' | 'POST', RestHandler>>
   '/collections': { GET: getCollection },
   '/collections/stats': { GET: getCollectionStats },
   '/collections/listing-rewards': { GET: getListingRewards },
+  '/indexer/status': { GET: getIndexerStatus },
 };

@@ -8,6 +8,7 @@ import './collection.js';
 import './listing-rewards.js';
 import './market-data.js';
 import './nonce.js';
+import './indexer-status.js';
 import './order-submission.js';
 import './subscriptions.js';
 

@@ -29,6 +29,7 @@ const PriceRange = builder.inputType('PriceRangeInput', {
 
 export const OrderFilterInput = builder.inputType('OrderFilterInput', {
   fields: (t) => ({
+    hash: t.field({ type: 'Hash', required: false, description: 'only the order with this hash' }),
     isOrderAsk: t.boolean({ required: false }),
     collection: t.field({ type: 'Address', required: false }),
     tokenId: t.field({ type: 'Uint256', required: false }),

@@ -44,6 +44,9 @@ export function createCollectionService(deps: ServiceDeps) {
       const collection = await tx.collection.create({
         data: { ...fields, address, type: fields.type, owner: fields.owner ?? ZERO_ADDRESS },
       });
+      // Its history before the indexer follows it: backfilled by the indexer (collection-backfill.ts).
+      const backfillFrom = deps.config.rpcUrl ? deps.config.indexer?.backfillFromBlock : null;
+      if (backfillFrom != null) await tx.collectionBackfill.create({ data: { collectionAddress: address, fromBlock: backfillFrom, nextBlock: backfillFrom } });
       return { collection, created: true };
     }
   }

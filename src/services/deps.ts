@@ -4,6 +4,7 @@ import type { ChainReader } from '../chain/chain-reader.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { ReadReplica } from '../db/read-replica.js';
+import type { IndexerRuntime } from '../chain/indexer/indexer-state.js';
 import type { Network } from '../domain/networks.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { SubmissionHooks } from './order-submission.js';
@@ -15,8 +16,10 @@ export interface ServiceDeps {
   network: Network;
   /** reads chain state when RPC_URL is set; null means chain checks are skipped */
   chain: ChainReader | null;
-  /** the clock; tests pin it */
+  /** the market clock (src/services/market-clock.ts: later of wall clock and latest block); tests pin it */
   now: () => Date;
+  /** this process's indexer, when it runs one (lease, head, last batch) */
+  indexerRuntime?: IndexerRuntime;
   /** live events for subscriptions (in-process, or Redis with REDIS_URL) */
   events: EventBus;
   /** told about unexpected failures that were masked for the client (logged by the app) */

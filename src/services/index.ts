@@ -2,6 +2,7 @@
 import { createCollectionService } from './collections.js';
 import type { ServiceDeps } from './deps.js';
 import { createHealthService } from './health.js';
+import { createIndexerStatusService } from './indexer-status.js';
 import { createListingRewardsService } from './listing-rewards.js';
 import { createNonceService } from './nonces.js';
 import { createOrderService } from './orders.js';
@@ -22,6 +23,7 @@ export function createServices(deps: ServiceDeps) {
     sales: createSalesService(deps),
     listingRewards: createListingRewardsService(deps),
     health: createHealthService(deps),
+    indexer: createIndexerStatusService(deps),
   };
 }
 

@@ -17,6 +17,7 @@ export function whereEffectiveStatus(status: OrderStatusName, now: bigint): Wher
 
 export function whereFilter(f: OrderFilter, now: bigint): Where {
   const and: Where[] = [];
+  if (f.hash) and.push({ hash: f.hash });
   if (f.isOrderAsk !== undefined) and.push({ isOrderAsk: f.isOrderAsk });
   if (f.collection) and.push({ collectionAddress: f.collection });
   if (f.tokenId !== undefined) and.push({ tokenId: f.tokenId.toString() });

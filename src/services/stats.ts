@@ -16,6 +16,7 @@
 // Measured (bench/stats-bench.ts, 1M sales, PostgreSQL 15): a collection with 100,000 sales went
 // from 368 ms p50 (every hourly bucket of 2 x 365 days) to 2.3 ms; 50 collections 314 -> 26 ms.
 import { averageWei, FLOOR_CHANGE_WINDOWS, percentChange, STATS_WINDOWS, type WindowLabel } from '../domain/stats-math.js';
+import { floorWriteScript, oneCollectionSql } from '../db/floor-sql.js';
 import { readDb, type ServiceDeps } from './deps.js';
 
 export type WindowStats = Record<`volume${WindowLabel}` | `average${WindowLabel}` | `count${WindowLabel}`, string> &
@@ -201,23 +202,11 @@ export function createStatsService(deps: ServiceDeps) {
 
   /**
    * Records the collection's current floor in floor_history when it differs from the last
-   * recorded one. Called after anything that can move the floor (new listing, status change).
+   * recorded one, after the time-driven changes up to now (src/db/floor-sql.ts). Called after
+   * anything that can move the floor (new listing, status change).
    */
   async function recordFloor(collection: string): Promise<void> {
-    const now = deps.now();
-    await sql.query(
-      `WITH cur AS (
-         SELECT MIN(price) AS floor FROM orders
-         WHERE collection_address = $1 AND is_order_ask AND status = 'VALID'
-           AND end_time >= $3 AND start_time <= $3 AND strategy = ANY($4::text[])
-       ), last AS (
-         SELECT floor_price FROM floor_history WHERE collection_address = $1 ORDER BY at DESC, id DESC LIMIT 1
-       )
-       INSERT INTO floor_history (collection_address, floor_price, at)
-       SELECT $1, cur.floor, $2::timestamptz FROM cur
-       WHERE NOT EXISTS (SELECT 1 FROM last) OR (SELECT floor_price FROM last) IS DISTINCT FROM cur.floor`,
-      [collection, now.toISOString(), Math.floor(now.getTime() / 1000), deps.network.strategies.standardSale],
-    );
+    await sql.exec(floorWriteScript(oneCollectionSql(collection), deps.now(), deps.network.strategies.standardSale).join(';\n') + ';');
   }
 
   return { statsFor, recordFloor };

@@ -50,7 +50,7 @@ describe(`migrations (${backendName})`, () => {
 
   it('matches the Prisma schema: every model can be written and read through the client', async () => {
     const models = Object.keys(getDatamodel().datamodel.models);
-    expect(models.sort()).toEqual(['Collection', 'CollectionSupply', 'FloorPoint', 'GlobalMarketData', 'Order', 'Sale', 'SaleBucket', 'SignerNonceState', 'TokenBalance', 'DeadNonce', 'SaleDayBucket', 'IndexerCursor', 'IndexedBlock', 'OrderStatusChange', 'NonceEvent', 'TokenTransfer'].sort());
+    expect(models.sort()).toEqual(['Collection', 'CollectionSupply', 'FloorPoint', 'GlobalMarketData', 'Order', 'Sale', 'SaleBucket', 'SignerNonceState', 'TokenBalance', 'DeadNonce', 'SaleDayBucket', 'IndexerCursor', 'IndexedBlock', 'OrderStatusChange', 'NonceEvent', 'TokenTransfer', 'FloorTimeCursor', 'CollectionBackfill'].sort());
     const p = t.db.prisma;
     const address = '0x' + '5a'.repeat(20);
     await p.collection.create({ data: { address, owner: address, type: 'ERC1155', name: 'm' } });
@@ -67,6 +67,11 @@ describe(`migrations (${backendName})`, () => {
     await p.signerNonceState.create({ data: { signer: address, minNonce: big } });
     await p.deadNonce.create({ data: { signer: address, nonce: big, reason: 'CANCELLED' } });
     expect((await p.deadNonce.findFirstOrThrow()).nonce.toFixed()).toBe(big);
+    await p.indexerCursor.create({ data: { stream: 'm', chainId: 1, blockNumber: 1n, blockHash: '0x' + '5'.repeat(64), blockTimestamp: 2n, lastEventBlock: 1n, lastEventTimestamp: 2n } });
+    await p.floorTimeCursor.create({ data: { id: 1, processedUntil: 3n } });
+    await p.collectionBackfill.create({ data: { collectionAddress: address, fromBlock: 0n, toBlock: 5n, nextBlock: 0n } });
+    await p.collection.update({ where: { address }, data: { indexedFromBlock: 6n } });
+    expect((await p.collectionBackfill.findFirstOrThrow({ include: { collection: true } })).collection.indexedFromBlock).toBe(6n);
     const o = await p.order.findFirstOrThrow({ include: { collection: { include: { supply: true, globalMarket: true, floorHistory: true, saleBuckets: true, sales: true, tokenBalances: true } } } });
     expect(o.price.toFixed()).toBe(big);
     expect(o.collection.saleBuckets[0]!.volume.toFixed()).toBe(big + '000');

@@ -70,9 +70,12 @@ type Row = {
 
 const COLUMNS = `o.hash, o.collection_address, c.type::text AS ctype, o.token_id::text AS token_id, o.is_order_ask, o.signer,
   o.nonce::text AS nonce, o.amount::text AS amount, o.price::text AS price, o.end_time::text AS end_time, o.status::text AS status`;
-const LIVE = `o.status::text <> ALL($7::text[])`;
+// Orders a fill or cancel already ended, and orders past their endTime on the market clock, read
+// the same whatever the chain does next (src/domain/order-status.ts): no chain reads for them.
+const LIVE = `o.status::text <> ALL($7::text[]) AND o.end_time >= $8::bigint`;
 
-export async function findAffectedOrders(sql: SqlRunner, keys: AffectedKeys): Promise<LiveOrder[]> {
+/** The orders `keys` may have changed that can still show a live status at `nowSeconds` (market clock). */
+export async function findAffectedOrders(sql: SqlRunner, keys: AffectedKeys, nowSeconds: bigint): Promise<LiveOrder[]> {
   if (!keys.tokens.length && !keys.approvals.length && !keys.bidders.length) return [];
   const rows = await sql.query<Row>(
     `SELECT ${COLUMNS} FROM orders o JOIN collections c ON c.address = o.collection_address
@@ -93,6 +96,7 @@ export async function findAffectedOrders(sql: SqlRunner, keys: AffectedKeys): Pr
       keys.approvals.map((k) => k.signer),
       keys.bidders,
       TERMINAL_STATUSES,
+      nowSeconds.toString(),
     ],
   );
   return rows.map((r) => ({

@@ -6,8 +6,9 @@
 import type { OrderStatusName } from '../../domain/order-status.js';
 import { ZERO_ADDRESS } from '../../domain/address.js';
 import type { ChainEvent, FillEvent, NftTransferEvent } from './events.js';
-import { sqlBool, sqlHex, sqlInt, sqlList, sqlName, sqlTime } from './sql-literals.js';
-import { cursorGuardSql, DAY_BUCKET_SQL, HOUR_BUCKET_SQL, recordFloorsSql, setStatusSql } from './status-sql.js';
+import { recordSaleLiteralSql, type SaleRecord } from '../../db/sale-sql.js';
+import { sqlHex, sqlInt, sqlList, sqlName } from '../../db/sql-literals.js';
+import { cursorGuardSql, floorCatchUpSql, recordFloorsSql, setStatusSql } from './status-sql.js';
 
 export interface BlockRef {
   number: number;
@@ -23,33 +24,26 @@ export interface BatchScriptInput {
   base: BlockRef;
   from: number;
   to: BlockRef;
+  /** unix seconds of block `to` (the market clock reads it from the cursor) */
+  toTimestamp: number;
+  /** the block of the batch's last consumed event and its timestamp (indexerStatus) */
+  lastEvent?: { block: number; timestamp: number };
   /** consumed events of [from, to], in log order */
   events: readonly ChainEvent[];
   knownCollections: ReadonlyMap<string, 'ERC721' | 'ERC1155'>;
   blockTimes: ReadonlyMap<number, Date>;
   /** statuses re-derived from chain state at `to` */
   derived: readonly { hash: string; status: OrderStatusName }[];
+  /** the market clock at this batch (never before block `to`): floors are recorded at it */
   now: Date;
   standardStrategies: readonly string[];
   /** batch ends kept for reorg detection: those within this many blocks of `to`, and at least 8 */
   keepBlocks: number;
 }
 
-export interface SaleRow {
-  collection: string;
-  tokenId: bigint;
-  amount: bigint;
-  price: bigint;
-  currency: string;
-  buyer: string;
-  seller: string;
+export interface SaleRow extends SaleRecord {
   orderHash: string;
   strategy: string;
-  isTakerAsk: boolean;
-  blockNumber: bigint;
-  txHash: string;
-  logIndex: number;
-  timestamp: Date;
 }
 
 /** The sale a fill records: TakerBid fills a maker ask (maker sells), TakerAsk a maker bid (maker buys). */
@@ -71,32 +65,6 @@ export function saleOf(e: FillEvent, timestamp: Date): SaleRow {
     logIndex: e.logIndex,
     timestamp,
   };
-}
-
-/**
- * The statement of SalesService.recordSale (src/services/sales.ts): the sale, its hourly and its
- * daily bucket together, idempotent per log. Copied because it must run inside the batch's
- * transaction; keep the two in step (the bucket definitions themselves are imported).
- */
-function recordSaleSql(s: SaleRow): string {
-  return `WITH ins AS (
-  INSERT INTO sales (collection_address, token_id, amount, price, currency_address, buyer, seller, order_hash,
-                     strategy, is_taker_ask, block_number, tx_hash, log_index, timestamp)
-  VALUES (${sqlHex(s.collection)}, ${sqlInt(s.tokenId)}, ${sqlInt(s.amount)}, ${sqlInt(s.price)}, ${sqlHex(s.currency)}, ${sqlHex(s.buyer)},
-          ${sqlHex(s.seller)}, ${sqlHex(s.orderHash)}, ${sqlHex(s.strategy)}, ${sqlBool(s.isTakerAsk)}, ${sqlInt(s.blockNumber)},
-          ${sqlHex(s.txHash)}, ${sqlInt(s.logIndex)}, ${sqlTime(s.timestamp)})
-  ON CONFLICT (tx_hash, log_index) DO NOTHING
-  RETURNING collection_address, timestamp, price
-), bucket AS (
-  INSERT INTO sale_buckets (collection_address, bucket_start, volume, count)
-  SELECT collection_address, ${HOUR_BUCKET_SQL('timestamp')}, price, 1 FROM ins
-  ON CONFLICT (collection_address, bucket_start)
-  DO UPDATE SET volume = sale_buckets.volume + EXCLUDED.volume, count = sale_buckets.count + EXCLUDED.count
-)
-INSERT INTO sale_day_buckets (collection_address, day_start, volume, count)
-SELECT collection_address, ${DAY_BUCKET_SQL('timestamp')}, price, 1 FROM ins
-ON CONFLICT (collection_address, day_start)
-DO UPDATE SET volume = sale_day_buckets.volume + EXCLUDED.volume, count = sale_day_buckets.count + EXCLUDED.count`;
 }
 
 function nonceEventsSql(signer: string, kind: 'EXECUTED' | 'CANCELLED' | 'MIN_NONCE', nonces: readonly bigint[], e: ChainEvent): string {
@@ -125,7 +93,7 @@ function exchangeEventSql(e: ChainEvent, input: BatchScriptInput): string[] {
       // sales reference collections: a fill in a collection the service does not know changes
       // order and nonce state only
       const time = input.blockTimes.get(e.blockNumber);
-      if (input.knownCollections.has(e.collection) && time) out.push(recordSaleSql(saleOf(e, time)));
+      if (input.knownCollections.has(e.collection) && time) out.push(recordSaleLiteralSql(saleOf(e, time)));
       return out;
     }
     case 'CancelMultipleOrders': {
@@ -150,7 +118,7 @@ ON CONFLICT (signer) DO UPDATE SET min_nonce = GREATEST(signer_nonce_state.min_n
 }
 
 /** token_transfers rows, token_balances deltas and collection_supply for the batch's NFT transfers. */
-function transfersSql(transfers: readonly NftTransferEvent[]): string[] {
+export function transfersSql(transfers: readonly NftTransferEvent[]): string[] {
   if (!transfers.length) return [];
   const rows: string[] = [];
   const deltas = new Map<string, { c: string; t: bigint; o: string; d: bigint }>();
@@ -204,7 +172,7 @@ DO UPDATE SET total_supply = collection_supply.total_supply + EXCLUDED.total_sup
 
 export function buildBatchScript(input: BatchScriptInput): string {
   const { stream, to } = input;
-  const out: string[] = [cursorGuardSql(stream, input.expectedCursor)];
+  const out: string[] = [cursorGuardSql(stream, input.expectedCursor), floorCatchUpSql(input.now, input.standardStrategies)];
 
   const transfers: NftTransferEvent[] = [];
   for (const e of input.events) {
@@ -219,14 +187,24 @@ export function buildBatchScript(input: BatchScriptInput): string {
 
   out.push(recordFloorsSql(`j.block_number BETWEEN ${sqlInt(input.from)} AND ${sqlInt(to.number)}`, input.now, input.standardStrategies));
 
+  // The first batch that followed a collection says where its backfill must stop.
+  if (input.knownCollections.size) {
+    out.push(
+      `UPDATE collections SET indexed_from_block = ${sqlInt(input.from)} WHERE indexed_from_block IS NULL AND address IN (${[...input.knownCollections.keys()].map(sqlHex).join(', ')})`,
+    );
+  }
+
   if (input.expectedCursor === null) {
     out.push(`INSERT INTO indexed_blocks (number, hash) VALUES (${sqlInt(input.base.number)}, ${sqlHex(input.base.hash)}) ON CONFLICT (number) DO UPDATE SET hash = EXCLUDED.hash`);
   }
   out.push(
-    `INSERT INTO indexer_cursor (stream, chain_id, block_number, block_hash, updated_at)
-VALUES (${sqlName(stream)}, ${sqlInt(input.chainId)}, ${sqlInt(to.number)}, ${sqlHex(to.hash)}, CURRENT_TIMESTAMP)
+    `INSERT INTO indexer_cursor (stream, chain_id, block_number, block_hash, block_timestamp, last_event_block, last_event_timestamp, updated_at)
+VALUES (${sqlName(stream)}, ${sqlInt(input.chainId)}, ${sqlInt(to.number)}, ${sqlHex(to.hash)}, ${sqlInt(input.toTimestamp)},
+  ${input.lastEvent ? sqlInt(input.lastEvent.block) : 'NULL'}, ${input.lastEvent ? sqlInt(input.lastEvent.timestamp) : 'NULL'}, CURRENT_TIMESTAMP)
 ON CONFLICT (stream) DO UPDATE SET chain_id = EXCLUDED.chain_id, block_number = EXCLUDED.block_number,
-  block_hash = EXCLUDED.block_hash, updated_at = CURRENT_TIMESTAMP`,
+  block_hash = EXCLUDED.block_hash, block_timestamp = EXCLUDED.block_timestamp,
+  last_event_block = COALESCE(EXCLUDED.last_event_block, indexer_cursor.last_event_block),
+  last_event_timestamp = COALESCE(EXCLUDED.last_event_timestamp, indexer_cursor.last_event_timestamp), updated_at = CURRENT_TIMESTAMP`,
     `INSERT INTO indexed_blocks (number, hash) VALUES (${sqlInt(to.number)}, ${sqlHex(to.hash)}) ON CONFLICT (number) DO UPDATE SET hash = EXCLUDED.hash`,
     // Pruning: a reorg deeper than the kept batch ends cannot be undone anyway, so journal rows
     // below the oldest kept one are never needed again.

@@ -9,17 +9,22 @@
 // write everything plus the cursor as one transaction (batch-script.ts). The cursor lives in the
 // database, so a restarted indexer resumes after the last committed batch. Only the instance
 // holding the advisory lock (indexer-lock.ts) writes.
-import { toQuantity, type JsonRpcProvider } from 'ethers';
+import type { JsonRpcProvider } from 'ethers';
 import type { Database } from '../../db/database.js';
 import type { SqlRunner } from '../../db/sql-runner.js';
 import type { Network } from '../../domain/networks.js';
-import { deriveStatus } from '../../domain/order-status-rules.js';
+import { floorLockSql, floorTimeCatchUpSql } from '../../db/floor-sql.js';
+import { storedStatusFromFacts } from '../../domain/order-status-rules.js';
 import type { OrderStatusName } from '../../domain/order-status.js';
 import { affectedKeys, findAffectedOrders } from './affected-orders.js';
 import { buildBatchScript, saleOf, type BlockRef, type SaleRow } from './batch-script.js';
-import { decodeLog, INDEXED_TOPICS, parseRawLog, type ChainEvent, type FillEvent } from './events.js';
+import { fetchBatchLogs } from './batch-logs.js';
+import { decodeLog, type ChainEvent, type FillEvent } from './events.js';
+import type { IndexerRuntime } from './indexer-state.js';
+import { createLogFetcher, type LogFetcherOptions } from './log-fetcher.js';
 import { tryIndexerLock, type IndexerLock } from './indexer-lock.js';
 import { readOrderFacts } from './order-facts.js';
+import { backfillStep, type BackfillStep } from './collection-backfill.js';
 import { buildUndoScript } from './undo-script.js';
 import { buildSettleScript, findUnsettledOrders, ORDER_WRITE_LOCK_SQL, settleOrdersSql, withUnsettled } from './unsettled-orders.js';
 
@@ -70,6 +75,16 @@ export interface IndexerOptions {
   keepBlocks?: number;
   /** test seam (submission race tests): after a batch's reads, before its write; unset in production */
   beforeWrite?: (batch: { from: number; to: number }) => Promise<void>;
+  /** told the timestamp of each committed batch's last block (the market clock) */
+  onBlockTime?: (unixSeconds: number) => void;
+  /** updated with lease, head and batch times (indexerStatus, /readyz, metrics) */
+  runtime?: IndexerRuntime;
+  /** eth_getLogs retries, backoff and initial span (log-fetcher.ts) */
+  logs?: LogFetcherOptions;
+  /** accounts per WETH topic list (batch-logs.ts) */
+  wethTopicChunk?: number;
+  /** blocks per collection backfill chunk (collection-backfill.ts), run between live batches */
+  backfillChunkBlocks?: number;
 }
 
 export interface BatchResult {
@@ -106,6 +121,8 @@ export function createIndexer(opts: IndexerOptions) {
   const logger = opts.logger ?? noopLogger;
   const stream = opts.stream ?? 'main';
   const keepBlocks = opts.keepBlocks ?? 128;
+  const runtime = opts.runtime;
+  const logFetcher = createLogFetcher(provider, { ...opts.logs, onRetry: (r) => logger.warn({ from: r.from, to: r.to, attempt: r.attempt, err: r.err }, 'eth_getLogs failed; retrying') });
   if (!network.exchange || !network.weth) throw new IndexerError('the network needs the exchange and WETH addresses');
   if (opts.batchSize < 1) throw new IndexerError('batchSize must be at least 1');
 
@@ -215,7 +232,15 @@ export function createIndexer(opts: IndexerOptions) {
       }
     }
     const t0 = performance.now();
-    const head = await provider.getBlockNumber();
+    // 'latest' rather than eth_blockNumber: the head's timestamp comes with it (lag in seconds)
+    const headBlock = await provider.getBlock('latest');
+    if (!headBlock) throw new ChainMovedError('the node has no latest block');
+    const head = headBlock.number;
+    if (runtime) {
+      runtime.headBlock = head;
+      runtime.headTimestamp = headBlock.timestamp;
+      runtime.headSeenAt = opts.now();
+    }
     const from = cursor ? cursor.number + 1 : startBlock;
     let to = Math.min(from + opts.batchSize - 1, head - opts.confirmations);
     if (limitTo !== undefined) to = Math.min(to, limitTo);
@@ -231,32 +256,43 @@ export function createIndexer(opts: IndexerOptions) {
       if (!hash) throw new ChainMovedError(`block ${from - 1} is not on the chain`);
       base = { number: from - 1, hash };
     }
-    const toBlock = await provider.getBlock(to);
+    const toBlock = to === head ? headBlock : await provider.getBlock(to);
     if (!toBlock?.hash) throw new ChainMovedError(`block ${to} is not on the chain any more`);
+    // The market clock at this batch: never before the block being committed (src/services/market-clock.ts).
+    const now = new Date(Math.max(opts.now().getTime(), toBlock.timestamp * 1000));
+    const nowSec = BigInt(Math.floor(now.getTime() / 1000));
 
     const collectionRows = await s.query<{ address: string; type: 'ERC721' | 'ERC1155' }>('SELECT address, type::text AS type FROM collections');
     const collections = new Map(collectionRows.map((r) => [r.address, r.type]));
-    const logs = ((await provider.send('eth_getLogs', [
-      { fromBlock: toQuantity(from), toBlock: toQuantity(to), address: [network.exchange, network.weth, ...collections.keys()], topics: [INDEXED_TOPICS] },
-    ])) as Record<string, unknown>[]).map(parseRawLog);
+    // WETH logs only matter for accounts with bids that can still be shown live.
+    const bidders = (
+      await s.query<{ signer: string }>(
+        `SELECT DISTINCT signer FROM orders WHERE NOT is_order_ask AND status NOT IN ('EXECUTED', 'CANCELLED') AND end_time >= $1::bigint`,
+        [nowSec.toString()],
+      )
+    ).map((r) => r.signer);
+    const logs = await fetchBatchLogs(
+      logFetcher,
+      { exchange: network.exchange!, weth: network.weth!, collections: [...collections.keys()], bidders },
+      from,
+      to,
+      opts.wethTopicChunk,
+    );
     // Logs of a chain other than the one `to` and the base belong to: retry rather than guess.
     if (logs.some((l) => l.removed || (l.blockNumber === to && l.blockHash !== toBlock.hash))) {
       throw new ChainMovedError(`the chain changed while blocks ${from}-${to} were read`);
     }
     if ((await hashAt(base.number)) !== base.hash) throw new ChainMovedError(`block ${base.number} was replaced while blocks ${from}-${to} were read`);
 
-    const sources = { exchange: network.exchange, weth: network.weth, collections: new Set(collections.keys()) };
-    const events = [...logs]
-      .sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex)
-      .map((l) => decodeLog(l, sources))
-      .filter((e): e is ChainEvent => e !== null);
+    const sources = { exchange: network.exchange!, weth: network.weth!, collections: new Set(collections.keys()) };
+    const events = logs.map((l) => decodeLog(l, sources)).filter((e): e is ChainEvent => e !== null);
 
-    // Re-derive the statuses of the live orders these events may have changed, from chain state
+    // Re-derive the stored statuses of the orders these events may have changed, from chain state
     // at the batch's last block. Fills and cancels of the batch count as facts too; the script
-    // applies them first and never overwrites a terminal status.
+    // applies them first, and a status never overrides a stronger one (src/domain/order-status.ts).
     const t1 = performance.now();
     const unsettled = await findUnsettledOrders(s, to);
-    const orders = withUnsettled(await findAffectedOrders(s, affectedKeys(events, network, collections)), unsettled);
+    const orders = withUnsettled(await findAffectedOrders(s, affectedKeys(events, network, collections), nowSec), unsettled);
     const facts = await readOrderFacts(provider, network, orders, to);
     const t2 = performance.now();
     const filled = new Set<string>();
@@ -269,32 +305,29 @@ export function createIndexer(opts: IndexerOptions) {
       } else if (e.kind === 'CancelMultipleOrders') for (const n of e.nonces) deadNonces.add(`${e.user}|${n}`);
       else if (e.kind === 'CancelAllOrders' && e.newMinNonce > (minNonce.get(e.user) ?? 0n)) minNonce.set(e.user, e.newMinNonce);
     }
-    const nowSec = BigInt(Math.floor(opts.now().getTime() / 1000));
     const derived: { hash: string; status: OrderStatusName }[] = [];
     for (const o of orders) {
-      const status = deriveStatus(
-        o,
-        {
-          filled: filled.has(o.hash),
-          nonceDead: deadNonces.has(`${o.signer}|${o.nonce}`) || o.nonce < (minNonce.get(o.signer) ?? 0n),
-          ...facts.get(o.hash),
-        },
-        nowSec,
-      );
+      const status = storedStatusFromFacts(o, {
+        filled: filled.has(o.hash),
+        nonceDead: deadNonces.has(`${o.signer}|${o.nonce}`) || o.nonce < (minNonce.get(o.signer) ?? 0n),
+        ...facts.get(o.hash),
+      });
       if (status !== o.status) derived.push({ hash: o.hash, status });
     }
 
     const fills = events.filter((e): e is FillEvent => (e.kind === 'TakerBid' || e.kind === 'TakerAsk') && collections.has(e.collection));
-    const blockTimes = new Map<number, Date>();
+    const lastEvent = events.at(-1);
+    const blockTimes = new Map<number, Date>([[to, new Date(toBlock.timestamp * 1000)]]);
+    const timed = new Set(fills.map((f) => f.blockNumber));
+    if (lastEvent) timed.add(lastEvent.blockNumber);
     await Promise.all(
-      [...new Set(fills.map((f) => f.blockNumber))].map(async (n) => {
-        const b = n === to ? toBlock : await provider.getBlock(n);
+      [...timed].filter((n) => !blockTimes.has(n)).map(async (n) => {
+        const b = await provider.getBlock(n);
         if (!b) throw new ChainMovedError(`block ${n} is not on the chain any more`);
         blockTimes.set(n, new Date(b.timestamp * 1000));
       }),
     );
 
-    const now = opts.now();
     await opts.beforeWrite?.({ from, to });
     const t3 = performance.now();
     const settle = settleOrdersSql(unsettled.hashes);
@@ -308,6 +341,8 @@ export function createIndexer(opts: IndexerOptions) {
         base,
         from,
         to: { number: to, hash: toBlock.hash },
+        toTimestamp: toBlock.timestamp,
+        lastEvent: lastEvent ? { block: lastEvent.blockNumber, timestamp: Math.floor(blockTimes.get(lastEvent.blockNumber)!.getTime() / 1000) } : undefined,
         events,
         knownCollections: collections,
         blockTimes,
@@ -318,6 +353,8 @@ export function createIndexer(opts: IndexerOptions) {
       }) +
       (settle ? `\n${settle};` : ''),
     );
+    opts.onBlockTime?.(toBlock.timestamp);
+    if (runtime) runtime.lastBatchAt = opts.now();
     const ms = (a: number, b: number) => Math.round(b - a);
     logger.debug(
       { from, to, logs: logs.length, events: events.length, rederived: orders.length, changed: derived.length, ms: { logs: ms(t0, t1), facts: ms(t1, t2), write: ms(t3, performance.now()) } },
@@ -355,9 +392,9 @@ export function createIndexer(opts: IndexerOptions) {
     const unsettled = await findUnsettledOrders(s, cursor.number);
     if (!unsettled.hashes.length) return;
     const facts = await readOrderFacts(provider, network, unsettled.stale, cursor.number);
-    const nowSec = BigInt(Math.floor(opts.now().getTime() / 1000));
+    // the stored status never holds time (EXPIRED is read at the market clock, order-status.ts)
     const changes = unsettled.stale
-      .map((o) => ({ o, status: deriveStatus(o, { filled: false, nonceDead: false, ...facts.get(o.hash) }, nowSec) }))
+      .map((o) => ({ o, status: storedStatusFromFacts(o, { filled: false, nonceDead: false, ...facts.get(o.hash) }) }))
       .filter((x) => x.status !== x.o.status);
     await opts.beforeWrite?.({ from: cursor.number + 1, to: cursor.number });
     const script = buildSettleScript({
@@ -372,6 +409,38 @@ export function createIndexer(opts: IndexerOptions) {
     for (const { o, status } of changes) {
       emit({ type: 'orderStatusChanged', orderHash: o.hash, collection: o.collection, signer: o.signer, isOrderAsk: o.isOrderAsk, oldStatus: o.status, newStatus: status, blockNumber: cursor.number, reorg: false });
     }
+  }
+
+  /** Writes the floor changes that time alone made up to the market clock (src/db/floor-sql.ts). */
+  async function catchUpFloors(s: SqlRunner): Promise<void> {
+    await s.exec([floorLockSql(), floorTimeCatchUpSql(Math.floor(opts.now().getTime() / 1000), network.strategies.standardSale)].join(';\n') + ';');
+  }
+
+  function backfillChunk(s: SqlRunner, collection?: string): Promise<BackfillStep> {
+    return backfillStep({ session: s, provider, fetcher: logFetcher, network, chunkBlocks: opts.backfillChunkBlocks ?? 2000 }, collection);
+  }
+
+  /**
+   * Runs `collection`'s queued backfill (requestCollectionBackfill) to its end, chunk by chunk,
+   * each chunk between live batches; null when another instance holds the lease (it runs the
+   * job instead). Waits for the live indexer to follow the collection first (tick() does that).
+   */
+  async function backfillCollection(collection: string, onProgress?: (step: BackfillStep) => void): Promise<BackfillStep | null> {
+    for (;;) {
+      const r = await exclusive(() => withLock((s) => backfillChunk(s, collection)));
+      if (r === null) return null;
+      onProgress?.(r);
+      if (r.state === 'none' || r.state === 'finished') return r;
+      if (r.state === 'waiting') {
+        const t = await tick();
+        if (t === null) return r; // caught up and still not followed: another instance, or no cursor yet
+      }
+    }
+  }
+
+  /** Time-driven floor changes up to now; false when another instance holds the lease. */
+  async function recordTimeFloors(): Promise<boolean> {
+    return (await exclusive(() => withLock(async (s) => (await catchUpFloors(s), true)))) ?? false;
   }
 
   /** Indexes the next batch up to head - confirmations; null when caught up or another instance is active. */
@@ -441,6 +510,7 @@ export function createIndexer(opts: IndexerOptions) {
   function start(pollMs = 1000): void {
     if (loop) return;
     stopping = false;
+    if (runtime) runtime.running = true;
     loop = (async () => {
       let standby = false;
       while (!stopping) {
@@ -459,14 +529,26 @@ export function createIndexer(opts: IndexerOptions) {
             }
             lock = acquired;
             standby = false;
+            if (runtime) runtime.holdsLease = true;
             logger.info({}, 'indexer active');
           }
           const session = lock.session;
           const r = await exclusive(() => step(session, opts.startBlock));
-          if (!r && !stopping) await sleep(pollMs);
+          // One backfill chunk per turn: backfills progress while the live indexer keeps up.
+          const b = await exclusive(() => backfillChunk(session));
+          if (b.state === 'progress' || b.state === 'finished') {
+            logger.info({ collection: b.job.collection, from: b.from, to: b.to, upTo: b.job.toBlock, transfers: b.transfers, sales: b.sales, finished: b.state === 'finished' }, 'collection backfill');
+          }
+          if (!r) await exclusive(() => catchUpFloors(session));
+          if (runtime) runtime.lastError = null;
+          if (!r && b.state !== 'progress' && !stopping) await sleep(pollMs);
         } catch (err) {
           // The connection may be the problem: give the lock up and start over after a pause.
           logger[err instanceof ChainMovedError ? 'warn' : 'error']({ err }, 'indexer batch failed; retrying');
+          if (runtime) {
+            runtime.lastError = (err as Error).message ?? String(err);
+            runtime.holdsLease = false;
+          }
           const held = lock;
           lock = null;
           await held?.release();
@@ -475,6 +557,10 @@ export function createIndexer(opts: IndexerOptions) {
       }
       const held = lock;
       lock = null;
+      if (runtime) {
+        runtime.holdsLease = false;
+        runtime.running = false;
+      }
       await held?.release();
     })();
   }
@@ -486,7 +572,7 @@ export function createIndexer(opts: IndexerOptions) {
     loop = null;
   }
 
-  return { tick, runUntilCaughtUp, backfill, start, stop };
+  return { tick, runUntilCaughtUp, backfill, backfillCollection, recordTimeFloors, start, stop };
 }
 
 export type Indexer = ReturnType<typeof createIndexer>;

@@ -1,22 +1,28 @@
-// Statements shared by the batch and rollback scripts: a journaled status change that never touches
-// a terminal order, the floor record after ask statuses moved, and the guard that makes a script
+// Statements shared by the batch and rollback scripts: a journaled status change that respects the
+// precedence of src/domain/order-status.ts, the floor record after ask statuses moved, and the guard that makes a script
 // fail when the cursor is not where the indexer read it (another writer got in between).
 import { TERMINAL_STATUSES, type OrderStatusName } from '../../domain/order-status.js';
-import { DAY_BUCKET_SQL, HOUR_BUCKET_SQL } from '../../services/sales.js';
-import { sqlHex, sqlInt, sqlName, sqlStatus, sqlTime } from './sql-literals.js';
-
-export { DAY_BUCKET_SQL, HOUR_BUCKET_SQL };
-
-const TERMINAL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(', ');
+import { floorCatchUpScript, recordFloorsSql as recordFloorsOfSql } from '../../db/floor-sql.js';
+import { sqlInt, sqlName, sqlStatus } from '../../db/sql-literals.js';
 
 /**
- * Sets `status` on the live orders matching `where` (a condition on the orders table) and journals
- * each change with the status it replaced, at `block` (spec 3: terminal states never come back).
+ * The stored statuses `status` may not replace (src/domain/order-status.ts): nothing replaces
+ * EXECUTED, only EXECUTED replaces CANCELLED (a fill beats a cancel, whatever came first), and
+ * a live status replaces no terminal one (a stored EXPIRED was written by older versions).
+ */
+function protectedBy(status: OrderStatusName): string {
+  const kept = status === 'EXECUTED' ? ['EXECUTED'] : status === 'CANCELLED' ? ['EXECUTED', 'CANCELLED'] : TERMINAL_STATUSES;
+  return kept.map((s) => `'${s}'`).join(', ');
+}
+
+/**
+ * Sets `status` on the orders matching `where` (a condition on the orders table) that it may
+ * replace, and journals each change with the status it replaced, at `block`.
  */
 export function setStatusSql(where: string, status: OrderStatusName, block: number | bigint): string {
   return `WITH target AS (
   SELECT hash, status FROM orders
-  WHERE (${where}) AND status NOT IN (${TERMINAL}) AND status <> ${sqlStatus(status)}
+  WHERE (${where}) AND status NOT IN (${protectedBy(status)}) AND status <> ${sqlStatus(status)}
 ), upd AS (
   UPDATE orders o SET status = ${sqlStatus(status)}, updated_at = CURRENT_TIMESTAMP FROM target t WHERE o.hash = t.hash
 )
@@ -25,28 +31,21 @@ SELECT hash, status, ${sqlStatus(status)}, ${sqlInt(block)} FROM target`;
 }
 
 /**
- * The set form of StatsService.recordFloor (src/services/stats.ts), for every collection with an
- * ask among `journalRows` (a condition on order_status_changes j): a floor_history row when the
- * floor differs from the last recorded one. Same definition of the floor: the cheapest VALID
- * standard-sale ask live at `now`. Duplicated because it must run inside the batch's transaction.
+ * The first statements of a batch or rollback script: the floor lock and the time-driven floor
+ * changes up to `now`, computed before the script changes any status (src/db/floor-sql.ts).
+ */
+export function floorCatchUpSql(now: Date, standardStrategies: readonly string[]): string {
+  return floorCatchUpScript(now, standardStrategies).join(';\n');
+}
+
+/**
+ * The floor row at `now` for every collection with an ask among `journalRows` (a condition on
+ * order_status_changes j), after the script's status changes.
  */
 export function recordFloorsSql(journalRows: string, now: Date, standardStrategies: readonly string[]): string {
-  const nowSec = sqlInt(Math.floor(now.getTime() / 1000));
-  const strategies = standardStrategies.length ? `ARRAY[${standardStrategies.map(sqlHex).join(', ')}]::text[]` : `ARRAY[]::text[]`;
-  return `WITH touched AS (
-  SELECT DISTINCT o.collection_address AS c FROM order_status_changes j JOIN orders o ON o.hash = j.order_hash
-  WHERE (${journalRows}) AND o.is_order_ask
-), cur AS (
-  SELECT t.c,
-    (SELECT MIN(price) FROM orders
-      WHERE collection_address = t.c AND is_order_ask AND status = 'VALID'
-        AND end_time >= ${nowSec} AND start_time <= ${nowSec} AND strategy = ANY(${strategies})) AS floor,
-    (SELECT f.floor_price FROM floor_history f WHERE f.collection_address = t.c ORDER BY f.at DESC, f.id DESC LIMIT 1) AS last_floor,
-    EXISTS (SELECT 1 FROM floor_history f WHERE f.collection_address = t.c) AS has_last
-  FROM touched t
-)
-INSERT INTO floor_history (collection_address, floor_price, at)
-SELECT c, floor, ${sqlTime(now)} FROM cur WHERE NOT has_last OR last_floor IS DISTINCT FROM floor`;
+  const touched = `SELECT DISTINCT o.collection_address AS c FROM order_status_changes j JOIN orders o ON o.hash = j.order_hash
+  WHERE (${journalRows}) AND o.is_order_ask`;
+  return recordFloorsOfSql(touched, now, standardStrategies);
 }
 
 /** Aborts the whole script unless the stream's cursor is at `expected` (null: no cursor yet). */

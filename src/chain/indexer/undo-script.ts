@@ -4,8 +4,9 @@
 // only those), so no batch is ever half undone.
 import { ZERO_ADDRESS } from '../../domain/address.js';
 import type { BlockRef } from './batch-script.js';
-import { sqlHex, sqlInt, sqlName } from './sql-literals.js';
-import { cursorGuardSql, DAY_BUCKET_SQL, HOUR_BUCKET_SQL, recordFloorsSql } from './status-sql.js';
+import { DAY_BUCKET_SQL, HOUR_BUCKET_SQL } from '../../db/sale-sql.js';
+import { sqlHex, sqlInt, sqlName } from '../../db/sql-literals.js';
+import { cursorGuardSql, floorCatchUpSql, recordFloorsSql } from './status-sql.js';
 
 export interface UndoScriptInput {
   stream: string;
@@ -20,6 +21,7 @@ export function buildUndoScript(input: UndoScriptInput): string {
   const zero = sqlHex(ZERO_ADDRESS);
   return [
     cursorGuardSql(input.stream, input.expectedCursor),
+    floorCatchUpSql(input.now, input.standardStrategies),
 
     // Statuses: per order, the status before its earliest change above the fork (the same as
     // replaying the journal backwards).
@@ -81,6 +83,11 @@ FROM (SELECT collection_address,
       FROM token_transfers WHERE block_number > ${f} GROUP BY 1) d
 WHERE cs.collection_address = d.collection_address`,
     `DELETE FROM token_transfers WHERE block_number > ${f}`,
+
+    // Collections first followed above the fork are followed from the fork on (the re-index reads
+    // them), so their backfills end at the fork (collection-backfill.ts).
+    `UPDATE collections SET indexed_from_block = ${f} + 1 WHERE indexed_from_block > ${f} + 1`,
+    `UPDATE collection_backfills SET to_block = ${f}, next_block = LEAST(next_block, ${f} + 1) WHERE to_block > ${f}`,
 
     `DELETE FROM indexed_blocks WHERE number > ${f}`,
     `UPDATE indexer_cursor SET block_number = ${f}, block_hash = ${sqlHex(input.fork.hash)}, updated_at = CURRENT_TIMESTAMP

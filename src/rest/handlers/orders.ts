@@ -12,6 +12,7 @@ function toVariables(q: OrderQuery): RestOrdersQueryVariables {
   const str = (v: bigint | undefined) => (v === undefined ? undefined : v.toString());
   return {
     filter: {
+      hash: f.hash,
       isOrderAsk: f.isOrderAsk,
       collection: f.collection,
       tokenId: str(f.tokenId),
@@ -34,6 +35,7 @@ export async function listOrders(query: Query, ctx: Context): Promise<Response> 
   const price = objectParam(query, 'price');
   const pagination = objectParam(query, 'pagination');
   const parsed = parseOrderQuery({
+    hash: query.hash,
     isOrderAsk: query.isOrderAsk,
     collection: query.collection,
     tokenId: query.tokenId,

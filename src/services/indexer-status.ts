@@ -1,0 +1,107 @@
+// Where the chain indexer is (issue 11 §4), for the indexerStatus query, GET /api/v1/indexer/status,
+// /readyz and the Prometheus gauges. The indexed position comes from the database (every instance
+// reports the same one); the head from this process's indexer when it runs one and saw the head
+// recently, else from the RPC node (cached one second, so polling clients cost one call a second).
+import type { ServiceDeps } from './deps.js';
+
+export interface IndexerStatus {
+  chainId: number;
+  /** the node's latest block; null when no RPC is configured or it cannot be reached */
+  headBlock: number | null;
+  headTimestamp: number | null;
+  /** the last block whose effects are committed; null before the first batch */
+  indexedBlock: number | null;
+  indexedBlockTimestamp: number | null;
+  confirmations: number;
+  /** headBlock - indexedBlock */
+  lagBlocks: number | null;
+  /** head block time - indexed block time (seconds) */
+  lagSeconds: number | null;
+  /** the block of the last event the indexer consumed, and that block's time */
+  lastEventBlock: number | null;
+  lastEventTimestamp: number | null;
+  /** when the cursor last moved (unix seconds, database clock) */
+  updatedAt: number | null;
+  /** this process runs an indexer loop */
+  running: boolean;
+  /** this process holds the indexer lease (it is the one writing) */
+  holdsLease: boolean;
+  /** the last batch error of this process's indexer, cleared by the next good batch */
+  lastError: string | null;
+}
+
+type CursorRow = {
+  block_number: string;
+  block_timestamp: string | null;
+  last_event_block: string | null;
+  last_event_timestamp: string | null;
+  updated_at: string;
+};
+
+const HEAD_CACHE_MS = 1000;
+/** The indexer's own view of the head is used while it is this fresh. */
+const RUNTIME_HEAD_MAX_AGE_MS = 10_000;
+
+function withTimeout<T>(p: Promise<T | null>, ms: number | undefined): Promise<T | null> {
+  if (ms === undefined) return p;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+const num = (v: string | null | undefined) => (v == null ? null : Number(v));
+
+export function createIndexerStatusService(deps: ServiceDeps) {
+  let head: { at: number; value: Promise<{ number: number; timestamp: number } | null> } | null = null;
+
+  function nodeHead(): Promise<{ number: number; timestamp: number } | null> {
+    const chain = deps.chain;
+    if (!chain) return Promise.resolve(null);
+    if (head && performance.now() - head.at < HEAD_CACHE_MS) return head.value;
+    const value = chain.provider
+      .getBlock('latest')
+      .then((b) => (b ? { number: b.number, timestamp: b.timestamp } : null))
+      .catch(() => null);
+    head = { at: performance.now(), value };
+    return value;
+  }
+
+  /** `maxWaitMs`: give up on the node after this long (the head is then null) */
+  async function indexerStatus(opts: { maxWaitMs?: number } = {}): Promise<IndexerStatus> {
+    const rt = deps.indexerRuntime;
+    const [rows, nodeHeadValue] = await Promise.all([
+      deps.db.sql.query<CursorRow>(
+        `SELECT block_number::text AS block_number, block_timestamp::text AS block_timestamp, last_event_block::text AS last_event_block,
+                last_event_timestamp::text AS last_event_timestamp, floor(extract(epoch FROM updated_at))::text AS updated_at
+         FROM indexer_cursor WHERE chain_id = $1 ORDER BY block_number DESC LIMIT 1`,
+        [deps.network.chainId],
+      ),
+      rt?.headSeenAt && deps.now().getTime() - rt.headSeenAt.getTime() < RUNTIME_HEAD_MAX_AGE_MS ? Promise.resolve(null) : withTimeout(nodeHead(), opts.maxWaitMs),
+    ]);
+    const headValue =
+      nodeHeadValue ?? (rt?.headBlock != null && rt.headTimestamp != null ? { number: rt.headBlock, timestamp: rt.headTimestamp } : null);
+    const c = rows[0];
+    const indexedBlock = num(c?.block_number);
+    const indexedTs = num(c?.block_timestamp);
+    return {
+      chainId: deps.network.chainId,
+      headBlock: headValue?.number ?? null,
+      headTimestamp: headValue?.timestamp ?? null,
+      indexedBlock,
+      indexedBlockTimestamp: indexedTs,
+      confirmations: deps.config.indexer?.confirmations ?? rt?.confirmations ?? 0,
+      lagBlocks: headValue && indexedBlock !== null ? Math.max(0, headValue.number - indexedBlock) : null,
+      lagSeconds: headValue && indexedTs !== null ? Math.max(0, headValue.timestamp - indexedTs) : null,
+      lastEventBlock: num(c?.last_event_block),
+      lastEventTimestamp: num(c?.last_event_timestamp),
+      updatedAt: num(c?.updated_at),
+      running: rt?.running ?? false,
+      holdsLease: rt?.holdsLease ?? false,
+      lastError: rt?.lastError ?? null,
+    };
+  }
+
+  return { indexerStatus };
+}
+
+export type IndexerStatusService = ReturnType<typeof createIndexerStatusService>;
