@@ -108,8 +108,10 @@ export async function bootBenchApp(db: BenchDatabase, opts: { now?: () => Date; 
   const { loadConfig } = await import('../src/config.js');
   const { createLogger } = await import('../src/logger.js');
   const running = await boot(loadConfig({ ...BENCH_APP_ENV, ...db.env, ...opts.env }), createLogger('silent'), { now: opts.now, indexer: false });
-  onCleanup(() => running.close());
-  return running;
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= running.close());
+  onCleanup(close);
+  return { ...running, close };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ CREATE VIEW bench_live_orders AS
 COMMENT ON VIEW bench_live_orders IS E'@primaryKey id\\n@foreignKey (collection_address) references collections (address)';`;
 
 export const POSTGRAPHILE_QUERY = `query Nested($collection: String!) {
-  allBenchLiveOrders(condition: { collectionAddress: $collection, isOrderAsk: true }, orderBy: [PRICE_ASC, ID_ASC], first: 50) {
+  allBenchLiveOrders(condition: { collectionAddress: $collection, isOrderAsk: true }, orderBy: [PRICE_ASC, PRIMARY_KEY_ASC], first: 50) {
     nodes { hash tokenId price endTime status collectionByCollectionAddress { name symbol type isVerified } }
   }
 }`;
