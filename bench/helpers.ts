@@ -169,9 +169,19 @@ export async function insertCollections(sql: SqlRunner, list: GeneratedCollectio
   );
 }
 
-export interface OrderMix {
-  /** share of asks (the rest are bids: token offers and collection offers) */
-  asks: number;
+/** Operator market data for the first 20 verified collections (listing rewards) and a supply row for every collection. */
+export async function insertMarketData(sql: SqlRunner, collections: GeneratedCollection[]) {
+  const verified = collections.filter((c) => c.isVerified).slice(0, 20);
+  await sql.query(
+    `INSERT INTO global_market_data (collection_address, volume_24h_global, floor_global, observed_at)
+     SELECT a, v::numeric, f::numeric, now() FROM unnest($1::text[], $2::text[], $3::text[]) AS u(a, v, f)`,
+    [verified.map((c) => c.address), verified.map((_c, i) => String(10n ** 21n * BigInt(100 - i))), verified.map((c) => c.floorWei.toString())],
+  );
+  await sql.query(
+    `INSERT INTO collection_supply (collection_address, total_supply, count_owners)
+     SELECT a, s::numeric, o FROM unnest($1::text[], $2::text[], $3::int[]) AS u(a, s, o)`,
+    [collections.map((c) => c.address), collections.map((c) => String(c.supply)), collections.map((c) => Math.ceil(c.supply / 3))],
+  );
 }
 
 /**

@@ -23,6 +23,7 @@ import {
   generateCollections,
   insertCollections,
   insertGeneratedOrders,
+  insertMarketData,
   JSON_HEADERS,
   LoadDriver,
   machine,
@@ -72,18 +73,7 @@ async function loadData(db: BenchDatabase) {
     currency: network.weth,
     onProgress: (n) => n % 50_000 === 0 && log(`  ${n} orders inserted`),
   });
-  // market data for the 20 first verified collections (listing rewards), supply for all
-  const verified = collections.filter((c) => c.isVerified).slice(0, 20);
-  await sql.query(
-    `INSERT INTO global_market_data (collection_address, volume_24h_global, floor_global, observed_at)
-     SELECT a, v::numeric, f::numeric, now() FROM unnest($1::text[], $2::text[], $3::text[]) AS u(a, v, f)`,
-    [verified.map((c) => c.address), verified.map((_c, i) => String(10n ** 21n * BigInt(100 - i))), verified.map((c) => c.floorWei.toString())],
-  );
-  await sql.query(
-    `INSERT INTO collection_supply (collection_address, total_supply, count_owners)
-     SELECT a, s::numeric, o FROM unnest($1::text[], $2::text[], $3::int[]) AS u(a, s, o)`,
-    [collections.map((c) => c.address), collections.map((c) => String(c.supply)), collections.map((c) => Math.ceil(c.supply / 3))],
-  );
+  await insertMarketData(sql, collections);
   await sql.exec('ANALYZE');
   log(`${db.describe}: ${opts.collections} collections, ${opts.orders} orders loaded in ${fixed((performance.now() - t0) / 1000)} s`);
   await running.close();

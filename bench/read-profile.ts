@@ -15,6 +15,7 @@ import {
   generateCollections,
   insertCollections,
   insertGeneratedOrders,
+  insertMarketData,
   runBench,
   table,
   timeIt,
@@ -44,6 +45,7 @@ async function main() {
     collectionOfferStrategy: network.strategies.collectionOffer.at(-1)!,
     currency: network.weth,
   });
+  await insertMarketData(running.db.sql, collections);
   await running.db.sql.exec('ANALYZE');
   const collection = collections[0]!.address;
   const gql = (query: string) => async () => {

@@ -107,7 +107,7 @@ export async function resolveOrderConnection(args: ConnectionArgs, ctx: Context,
   };
   const parsed = parseOrderQuery(raw);
   if (!parsed.ok) throw badRequest(parsed.problems);
-  const page = await ctx.services.orders.listOrderPage(parsed.value, orderReadPlan(info));
+  const page = await ctx.services.orders.listOrderPage(parsed.value, orderReadPlan(info), ctx.sql);
   // A row holds only the planned columns: exactly what the selected Order resolvers read.
   const edges = page.orders.map((o) => ({ cursor: o.hash, node: o as unknown as PrismaOrder }));
   return {

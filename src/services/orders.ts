@@ -5,6 +5,7 @@
 import { ServiceError } from '../domain/errors.js';
 import type { OrderQuery } from '../domain/order-query.js';
 import type { Order, Prisma } from '../generated/prisma/client.js';
+import type { StatementBatch } from '../db/statement-batch.js';
 import { nowSeconds, type ServiceDeps } from './deps.js';
 import { orderPageStatement, type OrderReadPlan } from './order-page-sql.js';
 import { orderByFor, whereAfter, whereFilter } from './order-where.js';
@@ -29,9 +30,9 @@ export function createOrderService(deps: ServiceDeps) {
    * given, to tell "no more orders" from "unknown cursor"). Relay's algorithm: `after`/`before`
    * bound the list, then the first or (fromEnd) the last `first` orders of it.
    */
-  async function listOrderPage(q: OrderQuery, plan: OrderReadPlan): Promise<OrderPage<OrderRow>> {
+  async function listOrderPage(q: OrderQuery, plan: OrderReadPlan, runner: StatementBatch = sql): Promise<OrderPage<OrderRow>> {
     const st = orderPageStatement(q, plan, nowSeconds(deps));
-    const rows = await sql.query<Record<string, unknown>>(st.text, st.values);
+    const rows = await runner.query<Record<string, unknown>>(st.text, st.values);
     if (rows.length === 0 && (q.cursor || q.before)) await assertCursorsExist(q);
     const more = rows.length > q.first;
     if (more) rows.pop();
@@ -81,6 +82,9 @@ export function createOrderService(deps: ServiceDeps) {
 function toOrderRow(r: Record<string, unknown>, plan: OrderReadPlan): OrderRow {
   if (r.endTime !== undefined) r.endTime = BigInt(r.endTime as string);
   if (r.startTime !== undefined) r.startTime = BigInt(r.startTime as string);
+  // a statement batch returns timestamps as JSON strings
+  if (typeof r.createdAt === 'string') r.createdAt = new Date(r.createdAt);
+  if (typeof r.updatedAt === 'string') r.updatedAt = new Date(r.updatedAt);
   if (!plan.collectionColumns) return r as OrderRow;
   const o: Record<string, unknown> = {};
   for (const { key } of plan.orderColumns) o[key] = r[key];
