@@ -197,7 +197,17 @@ export async function insertGeneratedOrders(
   sql: SqlRunner,
   collections: GeneratedCollection[],
   count: number,
-  opts: { seed?: number; nowSeconds?: number; chunk?: number; onProgress?: (done: number) => void; strategy: string; collectionOfferStrategy: string; currency: string } ,
+  opts: {
+    seed?: number;
+    nowSeconds?: number;
+    chunk?: number;
+    /** index of the first order (to add more orders to a database later: hashes stay unique) */
+    from?: number;
+    onProgress?: (done: number) => void;
+    strategy: string;
+    collectionOfferStrategy: string;
+    currency: string;
+  },
 ) {
   const rnd = await benchPrng(opts.seed ?? 424242);
   const { normalizeAddress } = await import('../src/domain/address.js');
@@ -228,11 +238,12 @@ export async function insertGeneratedOrders(
     for (const c of cols) c.length = 0;
   };
   const big = (2n ** 200n + 12345n).toString();
-  for (let g = 0; g < count; g++) {
+  const from = opts.from ?? 0;
+  for (let g = from; g < from + count; g++) {
     const c = pick();
     const isOrderAsk = rnd.next() < 0.6;
     const collectionOffer = !isOrderAsk && rnd.next() < 0.12;
-    const startTime = now - span + Math.floor((span * g) / count);
+    const startTime = now - span + Math.floor((span * (g - from)) / count);
     let endTime = now + rnd.int(1, 90) * DAY;
     let status = 'VALID';
     const roll = rnd.next();
@@ -267,7 +278,7 @@ export async function insertGeneratedOrders(
     for (let i = 0; i < values.length; i++) cols[i]!.push(values[i] as string);
     if (cols[0]!.length >= chunk) {
       await flush();
-      opts.onProgress?.(g + 1);
+      opts.onProgress?.(g + 1 - from);
     }
   }
   await flush();

@@ -38,6 +38,9 @@ import {
 import { FLOOR_NESTED_SQL, NESTED_QUERY, PAGE_QUERY, PEER_SETUP_SQL, POSTGRAPHILE_QUERY, restOrdersPath } from './peer-queries.js';
 
 const SERVERS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'peer-servers.ts');
+// Every server runs as in production: graphql-js skips its development-only checks
+// (instanceOf across realms) and Grafast its development mode.
+const SERVER_ENV = { NODE_ENV: 'production', GRAPHILE_ENV: 'production' };
 
 const { values } = parseArgs({
   options: {
@@ -135,9 +138,9 @@ async function main() {
   await setup.query(PEER_SETUP_SQL);
   await setup.end();
 
-  const app = new ChildServer(SERVERS, ['app'], db.env);
-  const peer = new ChildServer(SERVERS, ['postgraphile'], db.env);
-  const floor = new ChildServer(SERVERS, ['floor'], db.env);
+  const app = new ChildServer(SERVERS, ['app'], { ...db.env, ...SERVER_ENV });
+  const peer = new ChildServer(SERVERS, ['postgraphile'], { ...db.env, ...SERVER_ENV });
+  const floor = new ChildServer(SERVERS, ['floor'], { ...db.env, ...SERVER_ENV });
   const [appBase, peerBase, floorBase] = await Promise.all([app.base(), peer.base(), floor.base()]);
   await checkAnswers(appBase, peerBase, floorBase, collection);
   const appIdle = rssMb(app.pid);
@@ -157,7 +160,7 @@ async function main() {
   if (!values['no-pglite']) {
     const lite = await createBenchDatabase('pglite', { prefix: 'peer-bench-pglite' });
     const liteCollection = await loadData(lite);
-    const liteApp = new ChildServer(SERVERS, ['app'], lite.env);
+    const liteApp = new ChildServer(SERVERS, ['app'], { ...lite.env, ...SERVER_ENV });
     const liteBase = await liteApp.base();
     const idle = rssMb(liteApp.pid);
     const r = await measure(driver, liteApp, 'this service on PGlite: nested query', gqlJob(liteBase, NESTED_QUERY, { collection: liteCollection }), idle);
