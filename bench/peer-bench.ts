@@ -7,7 +7,11 @@
 // on the embedded PGlite. Every server runs in its own process; autocannon in another.
 //
 //   npm run bench:peer -- [--orders 100000] [--collections 1000] [--duration 10] [--warmup 3]
-//                         [--connections 8] [--pg-url postgresql://...] [--no-pglite]
+//                         [--connections 8] [--rounds 3] [--pg-url postgresql://...] [--no-pglite]
+//
+// The three nested-query servers are measured in --rounds interleaved rounds (A B C, A B C, ...)
+// and each is reported by its median round, so a burst of other load on a shared machine
+// does not land on one server only.
 //
 // Before load, the answers are checked: the floor's JSON equals this service's, PostGraphile
 // returns the same orders. The numbers are only comparable within one run (same machine load).
@@ -50,6 +54,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '8' },
     'pg-url': { type: 'string', default: DEFAULT_PG_URL },
+    rounds: { type: 'string', default: '3' },
     'no-pglite': { type: 'boolean', default: false },
   },
 });
@@ -59,6 +64,7 @@ const opts = {
   duration: Number(values.duration),
   warmup: Number(values.warmup),
   connections: Number(values.connections),
+  rounds: Number(values.rounds),
 };
 const log = (m: string) => console.log(`[peer-bench] ${m}`);
 
@@ -145,10 +151,20 @@ async function main() {
   await checkAnswers(appBase, peerBase, floorBase, collection);
   const appIdle = rssMb(app.pid);
 
-  const rows: Row[] = [];
-  rows.push(await measure(driver, app, 'this service: nested query', gqlJob(appBase, NESTED_QUERY, { collection }), appIdle));
-  rows.push(await measure(driver, peer, 'PostGraphile v5: same query', gqlJob(peerBase, POSTGRAPHILE_QUERY, { collection }), rssMb(peer.pid)));
-  rows.push(await measure(driver, floor, 'SQL floor (pg, JSON in SQL)', { ...gqlJob(floorBase, '', { collection }), refuse: undefined }, rssMb(floor.pid)));
+  const trio = [
+    { server: app, name: 'this service: nested query', job: gqlJob(appBase, NESTED_QUERY, { collection }), idle: appIdle },
+    { server: peer, name: 'PostGraphile v5: same query', job: gqlJob(peerBase, POSTGRAPHILE_QUERY, { collection }), idle: rssMb(peer.pid) },
+    { server: floor, name: 'SQL floor (pg, JSON in SQL)', job: { ...gqlJob(floorBase, '', { collection }), refuse: undefined }, idle: rssMb(floor.pid) },
+  ];
+  const rounds: Row[][] = trio.map(() => []);
+  for (let round = 0; round < opts.rounds; round++) {
+    for (const [i, t] of trio.entries()) rounds[i]!.push(await measure(driver, t.server, `${t.name} (round ${round + 1})`, t.job, t.idle));
+  }
+  const rows: Row[] = rounds.map((list, i) => {
+    const median = [...list].sort((a, b) => a.reqPerSec - b.reqPerSec)[Math.floor(list.length / 2)]!;
+    return { ...median, name: trio[i]!.name, rssLoad: Math.max(...list.map((r) => r.rssLoad)) };
+  });
+  console.log(`\nper round req/s: ${rounds.map((list, i) => `${trio[i]!.name}: ${list.map((r) => fixed(r.reqPerSec)).join(' / ')}`).join('; ')}`);
   rows.push(
     await measure(driver, app, 'this service: GET /api/v1/orders (20)', { url: appBase + restOrdersPath(collection), method: 'GET', expectPrefix: '{"success":true' }, rssMb(app.pid)),
   );
@@ -169,12 +185,14 @@ async function main() {
   }
 
   const [ours, theirs, sqlFloor] = rows;
+  const ratios = rounds[0]!.map((r, i) => `${fixed(r.reqPerSec / rounds[1]![i]!.reqPerSec, 2)}x`);
   console.log(`\n=== peer benchmark, ${new Date().toISOString()}, ${machine()}`);
   console.log(table(
     ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'SQL/request', 'RSS idle MB', 'RSS load MB'],
     rows.map((r) => [r.name, fixed(r.reqPerSec), fixed(r.p50, 2), fixed(r.p99, 2), fixed(r.statements, 2), fixed(r.rssIdle, 0), fixed(r.rssLoad, 0)]),
   ));
   console.log(`\nnested query: this service / PostGraphile = ${fixed(ours!.reqPerSec / theirs!.reqPerSec, 2)}x; this service / SQL floor = ${fixed(ours!.reqPerSec / sqlFloor!.reqPerSec, 2)}x; PostGraphile / SQL floor = ${fixed(theirs!.reqPerSec / sqlFloor!.reqPerSec, 2)}x`);
+  console.log(`this service / PostGraphile per round: ${ratios.join(', ')} (medians of ${opts.rounds} interleaved rounds above)`);
   console.log('(RSS load = max of samples every 100 ms during the measured run; SQL/request counted at each server\'s pg driver)');
 }
 
