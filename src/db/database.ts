@@ -1,12 +1,8 @@
 // Opens the database: PostgreSQL through @prisma/adapter-pg when DATABASE_URL is set, else the
 // embedded PGlite (PostgreSQL in WASM, in-process) persisted under DATA_DIR or kept in memory.
 // Both run the same migrations and the same queries.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { SqlRunner } from './sql-runner.js';
 
@@ -30,19 +26,22 @@ export interface OpenDatabaseOptions {
   onQuery?: (sql: string) => void;
 }
 
-function attachQueryLog(prisma: PrismaClient, onQuery?: (sql: string) => void) {
+export function attachQueryLog(prisma: PrismaClient, onQuery?: (sql: string) => void) {
   if (!onQuery) return;
   (prisma as unknown as { $on(e: 'query', cb: (ev: { query: string }) => void): void }).$on('query', (ev) =>
     onQuery(ev.query),
   );
 }
 
-function clientOptions(onQuery?: (sql: string) => void) {
+export function clientOptions(onQuery?: (sql: string) => void) {
   return onQuery ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {};
 }
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts);
+  // Loaded only when used: PGlite's module alone is about 40 MB of resident memory, which a
+  // service on PostgreSQL should not carry (bench/peer-bench.ts measures RSS).
+  const { openPglite } = await import('./pglite-database.js');
   return openPglite(opts.dataDir ?? './data', opts);
 }
 
@@ -93,43 +92,3 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
   };
 }
 
-async function openPglite(dataDir: string, opts: OpenDatabaseOptions): Promise<Database> {
-  const inMemory = dataDir === 'memory';
-  let dir: string | undefined;
-  if (!inMemory) {
-    dir = path.resolve(dataDir, 'pglite');
-    mkdirSync(dir, { recursive: true });
-  }
-  const pglite = inMemory ? new PGlite() : new PGlite(dir);
-  await pglite.waitReady;
-  return wrapPglite(pglite, inMemory ? 'embedded PGlite (in memory)' : `embedded PGlite ${dir}`, opts);
-}
-
-/** Wraps an open PGlite instance (tests pass clones of a migrated template). */
-export function wrapPglite(pglite: PGlite, describe: string, opts: OpenDatabaseOptions = {}): Database {
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), ...clientOptions(opts.onQuery) });
-  attachQueryLog(prisma, opts.onQuery);
-  const log = opts.onQuery ?? (() => {});
-  const runner: SqlRunner = {
-    exec: async (sql) => {
-      log(sql);
-      await pglite.exec(sql);
-    },
-    query: async <T>(sql: string, params?: unknown[]) => {
-      log(sql);
-      return (await pglite.query<T>(sql, params)).rows;
-    },
-    // PGlite is one session: every caller already shares it.
-    withSession: (fn) => fn(runner),
-  };
-  return {
-    kind: 'pglite',
-    prisma,
-    sql: runner,
-    describe,
-    close: async () => {
-      await prisma.$disconnect();
-      if (!pglite.closed) await pglite.close();
-    },
-  };
-}
