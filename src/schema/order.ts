@@ -125,7 +125,7 @@ builder.queryFields((t) => ({
   orders: t.connection(
     {
       type: Order,
-      description: 'The order book: filter, sort and page forward (cursor = hash of the last order of the previous page).',
+      description: 'The order book: filter, sort and page with cursors (an order hash): first/after forward, last/before backward.',
       args: {
         filter: t.arg({ type: OrderFilterInput, required: false }),
         sort: t.arg({ type: OrderSortEnum, required: false, defaultValue: 'NEWEST' }),
