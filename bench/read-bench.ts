@@ -85,7 +85,19 @@ async function main() {
     loaded = size;
     await sql.exec('ANALYZE');
     console.log(`[read-bench] ${size} orders loaded (+${fixed((performance.now() - t0) / 1000)} s)`);
-    for (const s of scenarios) {
+    // a cursor page: the page after the 40th order of a 50-order page (keyset on price ties)
+    const page50 = await request(base + restOrdersPath(collection).replace('pagination[first]=20', 'pagination[first]=50'));
+    const cursor = page50.json.data[39].hash as string;
+    const withCursor = {
+      ...scenarios[0]!,
+      name: 'GET /api/v1/orders, same, cursor page after #40',
+      url: `${base}${restOrdersPath(collection)}&pagination[cursor]=${cursor}`,
+    };
+    const next = await request(withCursor.url);
+    if (next.json.data.slice(0, 10).map((o: any) => o.hash).join() !== page50.json.data.slice(40).map((o: any) => o.hash).join()) {
+      throw new Error('the cursor page does not continue the 50-order page');
+    }
+    for (const s of [...scenarios, withCursor]) {
       const check = await request(s.url, { method: s.method, body: s.body });
       if (check.status !== 200 || !check.text.startsWith(s.expectPrefix)) throw new Error(`${s.name}: ${check.status} ${check.text.slice(0, 300)}`);
       const r = await driver.measure({ ...s, connections }, run);
