@@ -26,13 +26,11 @@
 // transaction's block being mined (its RPC call returning) to the first response showing it.
 // Databases are dropped at the end, also on error or Ctrl-C. Results also go to
 // bench/results/indexer-postgres-<timestamp>.json.
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MaxUint256, getAddress, type Wallet } from 'ethers';
-import pg from 'pg';
 import { boot } from '../src/app.js';
 import { createIndexer } from '../src/chain/indexer/indexer.js';
 import { createIndexerProvider } from '../src/chain/indexer/indexer-provider.js';
@@ -45,6 +43,7 @@ import { exchangeDomain, type MakerOrder } from '../src/domain/maker-order.js';
 import { resolveNetwork } from '../src/domain/networks.js';
 import { encodeParams } from '../src/domain/order-params.js';
 import { createLogger } from '../src/logger.js';
+import { createBenchDatabase, onCleanup, runBench } from './helpers.js';
 import { deployTestContracts } from '../test/helpers/evm/deploy.js';
 import { startLocalEvm } from '../test/helpers/evm/local-evm.js';
 
@@ -73,31 +72,11 @@ const LAG_SAMPLES = Number(values['lag-samples']);
 const POLL_MS = Number(values['poll-ms']);
 const PG_URL = values['pg-url']!;
 
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanup() {
-  while (cleanups.length) await cleanups.pop()!().catch((e) => console.error('cleanup failed:', e));
-}
-process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 async function freshDatabase(): Promise<{ url: string; db: Database }> {
-  const name = `mkt_idx_bench_${randomBytes(4).toString('hex')}`;
-  await admin(`CREATE DATABASE ${name}`);
-  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString(), poolSize: 8 });
+  const created = await createBenchDatabase('postgres', { prefix: 'idx_bench', pgUrl: PG_URL });
+  const db = await openDatabase({ databaseUrl: created.url, poolSize: 8 });
   await migrate(db.sql);
-  return { url: url.toString(), db };
+  return { url: created.url!, db };
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -106,7 +85,7 @@ const round = (n: number, d = 1) => Number(n.toFixed(d));
 async function main() {
   const t0 = performance.now();
   const evm = await startLocalEvm();
-  cleanups.push(() => evm.stop());
+  onCleanup(() => evm.stop());
   const c = await deployTestContracts(evm);
   const network = resolveNetwork(31337, {
     exchange: c.addresses.exchange,
@@ -267,7 +246,7 @@ async function main() {
   let last: { url: string; db: Database } | undefined;
   for (const batchSize of BATCH_SIZES) {
     const fresh = await freshDatabase();
-    cleanups.push(() => fresh.db.close());
+    onCleanup(() => fresh.db.close());
     await fresh.db.prisma.collection.createMany({
       data: [
         { address: c.addresses.erc721, owner: minter.address, type: 'ERC721', name: 'bench 721' },
@@ -276,7 +255,7 @@ async function main() {
     });
     await fresh.db.prisma.order.createMany({ data: rows });
     const provider = createIndexerProvider(evm.rpcUrl, 31337);
-    cleanups.push(async () => provider.destroy());
+    onCleanup(async () => provider.destroy());
     const logger = values.verbose ? createLogger('debug') : undefined;
     const indexer = createIndexer({ db: fresh.db, provider, network, startBlock: 0, confirmations: 0, batchSize, now: () => new Date(now * 1000), logger });
     const started = performance.now();
@@ -322,10 +301,10 @@ async function main() {
   };
   const running = await boot(loadConfig(env), createLogger('silent'), { db: last!.db });
   const provider = createIndexerProvider(evm.rpcUrl, 31337);
-  cleanups.push(async () => provider.destroy());
+  onCleanup(async () => provider.destroy());
   const indexer = createIndexer({ db: last!.db, provider, network, startBlock: 0, confirmations: 0, batchSize: 100, now: () => new Date() });
   indexer.start(POLL_MS);
-  cleanups.push(() => indexer.stop());
+  onCleanup(() => indexer.stop());
 
   const restStatus = async (o: { signer: string; tokenId: number; hash: string }) => {
     const res = await running.yoga.fetch(`http://bench/api/v1/orders?collection=${c.addresses.erc721}&tokenId=${o.tokenId}&signer=${o.signer}&pagination[first]=20`);
@@ -383,8 +362,4 @@ async function main() {
   console.log(`results: ${path.relative(process.cwd(), file)}`);
 }
 
-try {
-  await main();
-} finally {
-  await cleanup();
-}
+await runBench(main);

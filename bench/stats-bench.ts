@@ -21,16 +21,16 @@
 // measuring, the rollup-based numbers of three collections are checked against a plain scan
 // of their raw sales, so a fast wrong answer fails the run. --explain prints EXPLAIN ANALYZE of
 // the statements one statsFor call on the 100,000-sale collection sends.
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { boot, type Running } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import type { Running } from '../src/app.js';
 import { normalizeAddress } from '../src/domain/address.js';
 import { STATS_WINDOWS } from '../src/domain/stats-math.js';
 import { prng } from '../src/db/prng.js';
-import { createLogger } from '../src/logger.js';
 import type { CollectionStats } from '../src/services/stats.js';
+import { bootBenchApp, createBenchDatabase, runBench, table, timeIt as timeCalls, type DbKind } from './helpers.js';
+
+/** Sequential timing (bench/helpers.ts) with the call count for the table. */
+const timeIt = async (n: number, fn: (i: number) => Promise<void>) => ({ n, ...(await timeCalls(n, fn)) });
 
 const DAY_MS = 86_400_000;
 const NOW = new Date('2026-06-01T12:34:56.789Z');
@@ -55,42 +55,14 @@ const collectionCount = Number(values.collections);
 const iterations = Number(values.iterations);
 if (collectionCount < 52 || totalSales < BIG + SMALL + collectionCount) throw new Error('need >= 52 collections and enough sales for them');
 
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanup() {
-  while (cleanups.length) await cleanups.pop()!().catch((e) => console.error('cleanup failed:', e));
-}
-process.on('SIGINT', () => void cleanup().finally(() => process.exit(130)));
-
 const log = (m: string) => console.log(`[${kind}] ${m}`);
 const addressOf = (i: number) => normalizeAddress('0x' + (0xc011ec7000 + i).toString(16).padStart(40, '0'))!;
 const wallet = (i: number) => normalizeAddress('0x' + (0xbeef000 + i).toString(16).padStart(40, '0'))!;
 
 async function openApp(clock: { now: Date }): Promise<Running> {
-  const env: Record<string, string> = { SEED: '0', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', GRAPHIQL: '0', DATA_DIR: 'memory', MAX_QUERY_COMPLEXITY: '100000' };
-  if (kind === 'postgres') {
-    const name = `mkt_stats_bench_${randomBytes(5).toString('hex')}`;
-    const admin = async (sql: string) => {
-      const c = new pg.Client({ connectionString: values['pg-url'] });
-      await c.connect();
-      try {
-        await c.query(sql);
-      } finally {
-        await c.end();
-      }
-    };
-    await admin(`CREATE DATABASE ${name}`);
-    cleanups.push(async () => {
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      log(`dropped database ${name}`);
-    });
-    const url = new URL(values['pg-url']!);
-    url.pathname = `/${name}`;
-    env.DATABASE_URL = url.toString();
-    log(`created database ${name}`);
-  }
-  const running = await boot(loadConfig(env), createLogger('silent'), { now: () => clock.now });
-  cleanups.push(() => running.close());
-  return running;
+  const db = await createBenchDatabase(kind as DbKind, { prefix: 'stats_bench', pgUrl: values['pg-url'], memory: true });
+  log(`created ${db.describe}`);
+  return bootBenchApp(db, { now: () => clock.now });
 }
 
 const SALE_COLUMNS = ['collection_address', 'token_id', 'amount', 'price', 'currency_address', 'buyer', 'seller', 'strategy', 'is_taker_ask', 'block_number', 'tx_hash', 'log_index', 'timestamp'];
@@ -188,19 +160,6 @@ async function checkAgainstRaw(app: Running, addresses: string[]) {
   }
 }
 
-async function timeIt(n: number, fn: (i: number) => Promise<void>) {
-  for (let i = 0; i < Math.min(20, n); i++) await fn(i); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn(i);
-    times.push(performance.now() - t);
-  }
-  times.sort((x, y) => x - y);
-  const at = (p: number) => times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)]!;
-  return { n, p50: at(50), p99: at(99), mean: times.reduce((s, t) => s + t, 0) / n };
-}
-
 async function explain(app: Running, list: string[]) {
   const sent: { sql: string; params: unknown[] }[] = [];
   const query = app.db.sql.query.bind(app.db.sql);
@@ -269,17 +228,7 @@ async function main() {
   log('after the recordSale run the 100k-sale collection still equals a raw scan');
 
   console.log(`\n=== ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite (in memory)'}: ${totalSales.toLocaleString('en-US')} sales, ${collectionCount} collections; sequential calls, ms`);
-  const w = Math.max(...results.map(([n]) => n.length));
-  console.log(`| ${'scenario'.padEnd(w)} | calls | p50 ms | p99 ms | mean ms |`);
-  console.log(`|${'-'.repeat(w + 2)}|------:|-------:|-------:|--------:|`);
-  for (const [name, r] of results) console.log(`| ${name.padEnd(w)} | ${String(r.n).padStart(5)} | ${r.p50.toFixed(2).padStart(6)} | ${r.p99.toFixed(2).padStart(6)} | ${r.mean.toFixed(2).padStart(7)} |`);
+  console.log(table(['scenario', 'calls', 'p50 ms', 'p99 ms', 'mean ms'], results.map(([name, r]) => [name, r.n, r.p50.toFixed(2), r.p99.toFixed(2), r.mean.toFixed(2)])));
 }
 
-try {
-  await main();
-} catch (err) {
-  console.error('\nBENCHMARK FAILED:', err instanceof Error ? err.message : err);
-  process.exitCode = 1;
-} finally {
-  await cleanup();
-}
+await runBench(main);

@@ -1,23 +1,28 @@
 // Per-request context: the services and this request's DataLoaders (batching the nested
 // fields frontends ask for: Collection.stats, Order.collection, ...), plus who is calling.
 import DataLoader from 'dataloader';
+import { createStatementBatch, type StatementBatch } from './db/statement-batch.js';
 import type { Services } from './services/index.js';
+import { readDb } from './services/deps.js';
 
 export interface Context {
   services: Services;
   loaders: ReturnType<typeof createLoaders>;
+  /** this request's reads of one level, combined into one statement (src/db/statement-batch.ts) */
+  sql: StatementBatch;
   /** headers used for the admin and write-key guards */
   headers: Headers;
   now: () => Date;
 }
 
-function createLoaders(services: Services) {
+function createLoaders(services: Services, sql: StatementBatch) {
   return {
-    collection: new DataLoader((addresses: readonly string[]) => services.collections.getCollections(addresses)),
-    stats: new DataLoader((addresses: readonly string[]) => services.stats.statsFor(addresses)),
+    collection: new DataLoader((addresses: readonly string[]) => services.collections.getCollections(addresses, sql)),
+    stats: new DataLoader((addresses: readonly string[]) => services.stats.statsFor(addresses, sql)),
   };
 }
 
 export function createContext(services: Services, headers: Headers): Context {
-  return { services, loaders: createLoaders(services), headers, now: services.now };
+  const sql = createStatementBatch(readDb(services.deps).sql);
+  return { services, loaders: createLoaders(services, sql), sql, headers, now: services.now };
 }

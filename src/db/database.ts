@@ -1,14 +1,9 @@
 // Opens the database: PostgreSQL through @prisma/adapter-pg when DATABASE_URL is set, else the
 // embedded PGlite (PostgreSQL in WASM, in-process) persisted under DATA_DIR or kept in memory.
 // Both run the same migrations and the same queries.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
-import { lockDataDir } from './data-dir-lock.js';
 import type { SqlRunner } from './sql-runner.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -78,19 +73,22 @@ function destroyOnReadTimeout(client: pg.PoolClient) {
   };
 }
 
-function attachQueryLog(prisma: PrismaClient, onQuery?: (sql: string) => void) {
+export function attachQueryLog(prisma: PrismaClient, onQuery?: (sql: string) => void) {
   if (!onQuery) return;
   (prisma as unknown as { $on(e: 'query', cb: (ev: { query: string }) => void): void }).$on('query', (ev) =>
     onQuery(ev.query),
   );
 }
 
-function clientOptions(onQuery?: (sql: string) => void) {
+export function clientOptions(onQuery?: (sql: string) => void) {
   return onQuery ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {};
 }
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts);
+  // Loaded only when used: PGlite's module alone is about 40 MB of resident memory, which a
+  // service on PostgreSQL should not carry (bench/peer-bench.ts measures RSS).
+  const { openPglite } = await import('./pglite-database.js');
   return openPglite(opts.dataDir ?? './data', opts);
 }
 
@@ -161,52 +159,3 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
   };
 }
 
-async function openPglite(dataDir: string, opts: OpenDatabaseOptions): Promise<Database> {
-  const inMemory = dataDir === 'memory';
-  let dir: string | undefined;
-  // One process per data directory (data-dir-lock.ts); released when the database closes.
-  const unlock = inMemory ? () => {} : lockDataDir(dataDir);
-  try {
-    if (!inMemory) {
-      dir = path.resolve(dataDir, 'pglite');
-      mkdirSync(dir, { recursive: true });
-    }
-    const pglite = inMemory ? new PGlite() : new PGlite(dir);
-    await pglite.waitReady;
-    const db = wrapPglite(pglite, inMemory ? 'embedded PGlite (in memory)' : `embedded PGlite ${dir}`, opts);
-    const close = db.close;
-    return { ...db, close: () => close().finally(unlock) };
-  } catch (err) {
-    unlock();
-    throw err;
-  }
-}
-
-/** Wraps an open PGlite instance (tests pass clones of a migrated template). */
-export function wrapPglite(pglite: PGlite, describe: string, opts: OpenDatabaseOptions = {}): Database {
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), ...clientOptions(opts.onQuery) });
-  attachQueryLog(prisma, opts.onQuery);
-  const log = opts.onQuery ?? (() => {});
-  const runner: SqlRunner = {
-    exec: async (sql) => {
-      log(sql);
-      await pglite.exec(sql);
-    },
-    query: async <T>(sql: string, params?: unknown[]) => {
-      log(sql);
-      return (await pglite.query<T>(sql, params)).rows;
-    },
-    // PGlite is one session: every caller already shares it.
-    withSession: (fn) => fn(runner),
-  };
-  return {
-    kind: 'pglite',
-    prisma,
-    sql: runner,
-    describe,
-    close: async () => {
-      await prisma.$disconnect();
-      if (!pglite.closed) await pglite.close();
-    },
-  };
-}

@@ -14,7 +14,8 @@ import { computeOrderHash, exchangeDomain, MAKER_ORDER_TYPES, type MakerOrder } 
 import { createEventBus } from '../events/event-bus.js';
 import { createServices, type Services } from '../services/index.js';
 import { inlineSignatureVerifier } from '../services/signature-pool.js';
-import { wrapPglite, type Database } from './database.js';
+import type { Database } from './database.js';
+import { wrapPglite } from './pglite-database.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrate.js';
 import { DEMO_WALLETS, seedDemo, type SeedSummary } from './seed-demo.js';

@@ -35,9 +35,14 @@ export interface OrderFilter {
 export interface OrderQuery {
   filter: OrderFilter;
   sort: OrderSort;
+  /** page size; counted from the end of the list when `fromEnd` (GraphQL `last`) */
   first: number;
-  /** hash of the last order of the previous page */
+  /** true for backward paging (GraphQL `last`): the page is the last `first` orders before `before` */
+  fromEnd?: boolean;
+  /** hash of the last order of the previous page (orders strictly after it) */
   cursor?: string;
+  /** hash of the first order of the next page (orders strictly before it; GraphQL `before`) */
+  before?: string;
 }
 
 /** Raw values as they arrive from a query string or GraphQL variables. */
@@ -58,6 +63,9 @@ export interface RawOrderQuery {
   sort?: unknown;
   first?: unknown;
   cursor?: unknown;
+  /** GraphQL only: backward paging (REST pages forward only) */
+  last?: unknown;
+  before?: unknown;
 }
 
 const HASH_RE = /^0x[0-9a-fA-F]{64}$/;
@@ -147,12 +155,31 @@ export function parseOrderQuery(raw: RawOrderQuery): { ok: true; value: OrderQue
     if (n === null || n < 1 || n > MAX_PAGE_SIZE) problem('pagination[first]', 'INVALID_PAGE_SIZE', `must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
     else first = n;
   }
+  let fromEnd = false;
+  if (present(raw.last)) {
+    const n = parseSafeInteger(raw.last);
+    if (present(raw.first)) problem('last', 'INVALID_PAGE_SIZE', 'give first or last, not both');
+    else if (n === null || n < 1 || n > MAX_PAGE_SIZE) problem('last', 'INVALID_PAGE_SIZE', `must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
+    else {
+      first = n;
+      fromEnd = true;
+    }
+  }
   let cursor: string | undefined;
   if (present(raw.cursor)) {
     const h = normalizeHash(raw.cursor);
     if (!h) problem('pagination[cursor]', 'INVALID_CURSOR', 'must be an order hash: 0x followed by 64 hexadecimal digits');
     else cursor = h;
   }
+  let before: string | undefined;
+  if (present(raw.before)) {
+    const h = normalizeHash(raw.before);
+    if (!h) problem('before', 'INVALID_CURSOR', 'must be an order hash: 0x followed by 64 hexadecimal digits');
+    else before = h;
+  }
   if (problems.length) return { ok: false, problems };
-  return { ok: true, value: { filter, sort, first, cursor } };
+  const value: OrderQuery = { filter, sort, first, cursor };
+  if (fromEnd) value.fromEnd = true;
+  if (before !== undefined) value.before = before;
+  return { ok: true, value };
 }

@@ -47,6 +47,17 @@ export const Collection = builder.prismaObject('Collection', {
   }),
 });
 
+// Order.collection: read with the order page (one joined statement, see ./order-read-plan.ts)
+// or, for an order that came without it (order(hash), submissions), batched per request.
+builder.prismaObjectField(Order, 'collection', (t) =>
+  t.field({
+    type: Collection,
+    resolve: async (o, _args, ctx) =>
+      ((o as { collection?: unknown }).collection as Awaited<ReturnType<typeof ctx.loaders.collection.load>>) ??
+      (await ctx.loaders.collection.load(o.collectionAddress))!,
+  }),
+);
+
 const UpsertCollectionInput = builder.inputType('UpsertCollectionInput', {
   description: 'Every field of spec 2.6. address, and type on create, are required; null clears a field, an absent field is unchanged.',
   fields: (t) => ({

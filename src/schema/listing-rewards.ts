@@ -19,6 +19,6 @@ builder.queryFields((t) => ({
     type: [ListingRewardCollection],
     nullable: true,
     description: 'Up to 5 collections, best first; null when the listing rewards program is off',
-    resolve: (_root, _args, ctx) => ctx.services.listingRewards.topListingRewards(),
+    resolve: (_root, _args, ctx) => ctx.services.listingRewards.topListingRewards(ctx.sql),
   }),
 }));

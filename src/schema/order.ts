@@ -1,14 +1,15 @@
 // Order (spec 2.2) and the order-book queries: a Relay connection with the same filters, sorts
 // and cursors as GET /api/v1/orders, and one order by hash.
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../context.js';
-import { badRequest, ServiceError } from '../domain/errors.js';
+import type { Order as PrismaOrder } from '../generated/prisma/client.js';
+import { badRequest } from '../domain/errors.js';
 import { paramsForResponse } from '../domain/order-params.js';
 import { ORDER_SORTS, parseOrderQuery, type RawOrderQuery } from '../domain/order-query.js';
 import { effectiveStatus, ORDER_STATUSES } from '../domain/order-status.js';
 import { toUintString } from '../domain/uint256.js';
 import { builder } from './builder.js';
+import { orderReadPlan } from './order-read-plan.js';
 
 export const OrderStatusEnum = builder.enumType('OrderStatus', {
   description: 'Spec 3. A live order past its endTime reads as EXPIRED.',
@@ -73,7 +74,7 @@ export const Order = builder.prismaObject('Order', {
     v: t.exposeInt('v'),
     r: t.exposeString('r'),
     s: t.exposeString('s'),
-    collection: t.relation('collection'),
+    // collection: in ./collection.ts (it needs the Collection type; read with the page or batched)
   }),
 });
 
@@ -93,9 +94,6 @@ type ConnectionArgs = {
 
 /** Shared by Query.orders and Collection.orders (which pins the collection). */
 export async function resolveOrderConnection(args: ConnectionArgs, ctx: Context, info: GraphQLResolveInfo, collection?: string) {
-  if (args.last != null || args.before != null) {
-    throw new ServiceError('BAD_REQUEST', 'backward paging (last/before) is not supported; page forward with first/after');
-  }
   const f = (args.filter ?? {}) as Record<string, unknown> & { price?: { min?: unknown; max?: unknown } | null };
   const raw: RawOrderQuery = {
     ...f,
@@ -105,17 +103,19 @@ export async function resolveOrderConnection(args: ConnectionArgs, ctx: Context,
     sort: args.sort,
     first: args.first,
     cursor: args.after,
+    last: args.last,
+    before: args.before,
   };
   const parsed = parseOrderQuery(raw);
   if (!parsed.ok) throw badRequest(parsed.problems);
-  const selection = queryFromInfo({ context: ctx, info, typeName: 'Order', path: ['edges', 'node'] });
-  const page = await ctx.services.orders.listOrders(parsed.value, selection);
-  const edges = page.orders.map((o) => ({ cursor: o.hash, node: o }));
+  const page = await ctx.services.orders.listOrderPage(parsed.value, orderReadPlan(info), ctx.sql);
+  // A row holds only the planned columns: exactly what the selected Order resolvers read.
+  const edges = page.orders.map((o) => ({ cursor: o.hash, node: o as unknown as PrismaOrder }));
   return {
     edges,
     pageInfo: {
       hasNextPage: page.hasNextPage,
-      hasPreviousPage: parsed.value.cursor !== undefined,
+      hasPreviousPage: page.hasPreviousPage,
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges.at(-1)?.cursor ?? null,
     },
@@ -126,7 +126,7 @@ builder.queryFields((t) => ({
   orders: t.connection(
     {
       type: Order,
-      description: 'The order book: filter, sort and page forward (cursor = hash of the last order of the previous page).',
+      description: 'The order book: filter, sort and page with cursors (an order hash): first/after forward, last/before backward.',
       args: {
         filter: t.arg({ type: OrderFilterInput, required: false }),
         sort: t.arg({ type: OrderSortEnum, required: false, defaultValue: 'NEWEST' }),

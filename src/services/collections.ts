@@ -2,7 +2,13 @@
 import { ZERO_ADDRESS } from '../domain/address.js';
 import { parseCollectionInput, type CollectionInput } from '../domain/collection-input.js';
 import { badRequest, ServiceError, type FieldProblem } from '../domain/errors.js';
+import type { StatementBatch } from '../db/statement-batch.js';
 import type { Collection, Prisma } from '../generated/prisma/client.js';
+import { ALL_COLLECTION_COLUMNS } from './order-page-sql.js';
+
+// Every column, named as Prisma names them; JSON-safe for a statement batch (no NUMERIC).
+const COLLECTIONS_SQL = `SELECT ${ALL_COLLECTION_COLUMNS.map((c) => `${c.sql} AS "${c.key}"`).join(', ')}
+  FROM collections c WHERE c.address = ANY($1::text[])`;
 
 type Tx = Prisma.TransactionClient;
 import { readDb, type ServiceDeps } from './deps.js';
@@ -14,10 +20,17 @@ export function createCollectionService(deps: ServiceDeps) {
     return readDb(deps).prisma.collection.findUnique({ where: { address } });
   }
 
-  /** For DataLoader: results in key order, null for unknown addresses. */
-  async function getCollections(addresses: readonly string[]): Promise<(Collection | null)[]> {
-    const rows = await readDb(deps).prisma.collection.findMany({ where: { address: { in: [...addresses] } } });
-    const byAddress = new Map(rows.map((r) => [r.address, r]));
+  /** For DataLoader: results in key order, null for unknown addresses. One statement (batchable). */
+  async function getCollections(addresses: readonly string[], runner: StatementBatch = readDb(deps).sql): Promise<(Collection | null)[]> {
+    const rows = await runner.query<Collection>(COLLECTIONS_SQL, [[...addresses]]);
+    const byAddress = new Map(
+      rows.map((r) => {
+        // a statement batch returns timestamps as JSON strings
+        r.createdAt = new Date(r.createdAt);
+        r.updatedAt = new Date(r.updatedAt);
+        return [r.address, r];
+      }),
+    );
     return addresses.map((a) => byAddress.get(a) ?? null);
   }
 

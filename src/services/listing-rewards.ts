@@ -3,6 +3,7 @@
 // from configuration by rank. floorGlobal is the lower of that marketplace's floor and ours.
 // The market data comes from the operator feed in ./market-data.ts, exposed here because it
 // exists for this program (one service object for the mutation, the CLI and the read).
+import type { StatementBatch } from '../db/statement-batch.js';
 import { readDb, type ServiceDeps } from './deps.js';
 import { createMarketDataService } from './market-data.js';
 
@@ -16,11 +17,12 @@ export interface ListingRewardEntry {
 export function createListingRewardsService(deps: ServiceDeps) {
 
   /** null when the program is switched off; otherwise up to 5 entries, best first. */
-  async function topListingRewards(): Promise<ListingRewardEntry[] | null> {
+  /** `runner`: a request's statement batch (the statement is JSON-safe: amounts cast to text). */
+  async function topListingRewards(runner: StatementBatch = readDb(deps).sql): Promise<ListingRewardEntry[] | null> {
     const { enabled, points, maxAgeSeconds } = deps.config.listingRewards;
     if (!enabled) return null;
     const now = deps.now();
-    const rows = await readDb(deps).sql.query<{ address: string; volume: string; floor_global: string; our_floor: string | null }>(
+    const rows = await runner.query<{ address: string; volume: string; floor_global: string; our_floor: string | null }>(
       `SELECT g.collection_address AS address, g.volume_24h_global::text AS volume, g.floor_global::text AS floor_global,
          (SELECT MIN(o.price) FROM orders o
            WHERE o.collection_address = g.collection_address AND o.is_order_ask AND o.status = 'VALID'

@@ -1,8 +1,13 @@
 // Reading orders: one page of a filtered, sorted list with keyset cursors, or one order by hash.
+// listOrderPage is the read path every request takes (one SQL statement, ./order-page-sql.ts);
+// listOrders is the Prisma implementation it replaced, kept as the reference the fast path is
+// tested against (test/services/order-read-paths.test.ts).
 import { ServiceError } from '../domain/errors.js';
 import type { OrderQuery } from '../domain/order-query.js';
 import type { Order, Prisma } from '../generated/prisma/client.js';
+import type { StatementBatch } from '../db/statement-batch.js';
 import { nowSeconds, readDb, type ServiceDeps } from './deps.js';
+import { orderPageStatement, type OrderReadPlan } from './order-page-sql.js';
 import { orderByFor, whereAfter, whereFilter } from './order-where.js';
 
 /** Extra relations to load with the page (GraphQL passes what the query selects). */
@@ -11,11 +16,45 @@ export type OrderSelection = { include?: Prisma.OrderInclude; select?: Prisma.Or
 export interface OrderPage<T = Order> {
   orders: T[];
   hasNextPage: boolean;
+  hasPreviousPage: boolean;
 }
 
+/** An order row as the SQL path reads it: only the planned columns, uint256 values as strings. */
+export type OrderRow = Record<string, unknown> & { hash: string; collection?: Record<string, unknown> };
+
 export function createOrderService(deps: ServiceDeps) {
+  const { prisma, sql } = deps.db;
+
+  /**
+   * One page in one SQL statement (a second one only when the page is empty and a cursor was
+   * given, to tell "no more orders" from "unknown cursor"). Relay's algorithm: `after`/`before`
+   * bound the list, then the first or (fromEnd) the last `first` orders of it.
+   */
+  async function listOrderPage(q: OrderQuery, plan: OrderReadPlan, runner: StatementBatch = readDb(deps).sql): Promise<OrderPage<OrderRow>> {
+    const st = orderPageStatement(q, plan, nowSeconds(deps));
+    const rows = await runner.query<Record<string, unknown>>(st.text, st.values);
+    if (rows.length === 0 && (q.cursor || q.before)) await assertCursorsExist(q);
+    const more = rows.length > q.first;
+    if (more) rows.pop();
+    if (st.reversed) rows.reverse();
+    const orders = rows.map((r) => toOrderRow(r, plan));
+    return q.fromEnd
+      ? { orders, hasPreviousPage: more, hasNextPage: q.before !== undefined }
+      : { orders, hasNextPage: more, hasPreviousPage: q.cursor !== undefined };
+  }
+
+  async function assertCursorsExist(q: OrderQuery) {
+    const wanted = [q.cursor, q.before].filter((h): h is string => h !== undefined);
+    const found = await sql.query<{ hash: string }>('SELECT hash FROM orders WHERE hash = ANY($1::text[])', [wanted]);
+    const known = new Set(found.map((f) => f.hash));
+    for (const h of wanted) {
+      if (!known.has(h)) throw new ServiceError('INVALID_CURSOR', `pagination cursor ${h} is not the hash of a known order`);
+    }
+  }
+
+  /** The Prisma path (forward only): the reference the SQL path is compared with. */
   async function listOrders(q: OrderQuery, selection: OrderSelection = {}): Promise<OrderPage> {
-    const { prisma } = readDb(deps); // one database for the cursor and the page
+    if (q.fromEnd || q.before) throw new ServiceError('BAD_REQUEST', 'the reference read path pages forward only');
     const now = nowSeconds(deps);
     const where: Prisma.OrderWhereInput[] = [whereFilter(q.filter, now)];
     if (q.cursor) {
@@ -29,7 +68,7 @@ export function createOrderService(deps: ServiceDeps) {
       orderBy: orderByFor(q.sort),
       take: q.first + 1,
     })) as Order[];
-    return { orders: rows.slice(0, q.first), hasNextPage: rows.length > q.first };
+    return { orders: rows.slice(0, q.first), hasNextPage: rows.length > q.first, hasPreviousPage: q.cursor !== undefined };
   }
 
   async function getOrder(hash: string, selection: OrderSelection = {}): Promise<Order | null> {
@@ -40,7 +79,23 @@ export function createOrderService(deps: ServiceDeps) {
     return (await deps.db.prisma.order.findUnique({ ...selection, where: { hash } })) as Order | null;
   }
 
-  return { listOrders, getOrder };
+  return { listOrderPage, listOrders, getOrder };
+}
+
+/** Times back to bigint (as Prisma gives them; the status rule compares bigints); collection columns nested. */
+function toOrderRow(r: Record<string, unknown>, plan: OrderReadPlan): OrderRow {
+  if (r.endTime !== undefined) r.endTime = BigInt(r.endTime as string);
+  if (r.startTime !== undefined) r.startTime = BigInt(r.startTime as string);
+  // a statement batch returns timestamps as JSON strings
+  if (typeof r.createdAt === 'string') r.createdAt = new Date(r.createdAt);
+  if (typeof r.updatedAt === 'string') r.updatedAt = new Date(r.updatedAt);
+  if (!plan.collectionColumns) return r as OrderRow;
+  const o: Record<string, unknown> = {};
+  for (const { key } of plan.orderColumns) o[key] = r[key];
+  const c: Record<string, unknown> = {};
+  for (const { key } of plan.collectionColumns) c[key] = r[`c.${key}`];
+  o.collection = c;
+  return o as OrderRow;
 }
 
 export type OrderService = ReturnType<typeof createOrderService>;

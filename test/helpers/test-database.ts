@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { openDatabase, wrapPglite, type Database } from '../../src/db/database.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { wrapPglite } from '../../src/db/pglite-database.js';
 import { migrate } from '../../src/db/migrate.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;

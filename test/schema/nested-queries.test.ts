@@ -83,10 +83,10 @@ describe(`nested GraphQL queries (${backendName})`, () => {
       expect(e.node.collection.address).toBe(e.node.collectionAddress);
       expect(e.node.collection.stats.countAll).toMatch(/^\d+$/);
     }
-    // orders, their collections (one IN query), then stats for all collections (two statements).
+    // the page with its collections (one joined statement), then stats for all collections (two).
     expect(large.statements.length).toBe(small.statements.length);
     if (process.env.SHOW_SQL) console.log(large.statements.map((s) => s.slice(0, 160)).join('\n---\n'));
-    expect(large.statements.length).toBe(4);
+    expect(large.statements.length).toBeLessThanOrEqual(2 + 1); // the page (orders + collections) and stats (2)
   });
 
   it('keeps the statement count flat across several collections with nested orders', async () => {

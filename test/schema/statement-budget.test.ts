@@ -1,0 +1,83 @@
+// SQL statement budget of the hot read queries (issue 9), counted with the database's onQuery
+// hook (every statement sent through Prisma or the SQL runner): the nested query at most 2, a
+// page-shaped query (collection + stats + orders + listing rewards) at most 3, whatever the
+// page size; and the order statement reads only the columns the query needs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureCollections, insertOrderBook } from '../fixtures/order-book.js';
+import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { backendName } from '../helpers/test-database.js';
+
+const NOW = Math.floor(FIXED_NOW.getTime() / 1000);
+let app: TestApp;
+
+const NESTED = `query($c: Address!, $n: Int!) {
+  orders(first: $n, sort: PRICE_ASC, filter: { collection: $c, isOrderAsk: true, status: [VALID] }) {
+    edges { node { hash tokenId price endTime status collection { name symbol type isVerified } } }
+  }
+}`;
+
+const PAGE = `query($c: Address!, $n: Int!) {
+  collection(address: $c) {
+    address name symbol
+    stats { floorPrice volume24h countAll marketCap }
+    orders(first: $n, sort: PRICE_ASC, filter: { isOrderAsk: true }) {
+      edges { node { hash price status collection { name } } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+  listingRewards { points floorGlobal collection { address name stats { floorPrice } } }
+}`;
+
+async function statementsOf(query: string, variables: Record<string, unknown>) {
+  const log = app.testDb.statements;
+  log.length = 0;
+  const res = await app.gql(query, variables);
+  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+  return { data: res.data as any, statements: [...log] };
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  await insertOrderBook(app.db, app.config.network, NOW);
+  // listing rewards need a verified collection with fresh market data
+  await app.db.sql.query('UPDATE collections SET is_verified = true');
+  await app.db.sql.query(
+    `INSERT INTO global_market_data (collection_address, volume_24h_global, floor_global, observed_at)
+     SELECT address, 1000, 5, $1::timestamptz FROM collections`,
+    [FIXED_NOW.toISOString()],
+  );
+});
+afterAll(() => app?.close());
+
+describe(`SQL statement budget (${backendName})`, () => {
+  it('answers the nested query in at most 2 statements at any page size', async () => {
+    for (const n of [1, 20, 150]) {
+      const { data, statements } = await statementsOf(NESTED, { c: fixtureCollections[0], n });
+      expect(data.orders.edges.length).toBeGreaterThan(0);
+      expect(data.orders.edges[0].node.collection.name).toBe('Fixture 0');
+      expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('answers the collection page (collection + stats + orders + rewards) in at most 3 statements at any page size', async () => {
+    for (const n of [1, 20, 150]) {
+      const { data, statements } = await statementsOf(PAGE, { c: fixtureCollections[0], n });
+      expect(data.collection.stats.countAll).toMatch(/^\d+$/);
+      expect(data.collection.orders.edges.length).toBeGreaterThan(0);
+      expect(data.listingRewards.length).toBe(2);
+      expect(data.listingRewards[0].collection.stats.floorPrice === null || /^\d+$/.test(data.listingRewards[0].collection.stats.floorPrice)).toBe(true);
+      expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('reads only the columns the query selects', async () => {
+    const narrow = await statementsOf(`{ orders(first: 5) { edges { node { hash price } } } }`, {});
+    const orderSql = narrow.statements.find((s) => /FROM orders o/.test(s))!;
+    expect(orderSql).toBeDefined();
+    for (const unneeded of ['signature', 'o.params', 'o.signer', 'o.token_id', 'collections']) expect(orderSql).not.toContain(unneeded);
+    const nested = await statementsOf(NESTED, { c: fixtureCollections[0], n: 5 });
+    const joined = nested.statements.find((s) => /FROM orders o/.test(s))!;
+    expect(joined).toContain('c.symbol');
+    for (const unneeded of ['signature', 'c.logo_uri', 'c.website_link', 'o.nonce']) expect(joined).not.toContain(unneeded);
+  });
+});
