@@ -6,6 +6,7 @@ import { createListingRewardsService } from './listing-rewards.js';
 import { createNonceService } from './nonces.js';
 import { createOrderService } from './orders.js';
 import { createOrderSubmissionService } from './order-submission.js';
+import { createOverviewService } from './overview.js';
 import { createSalesService } from './sales.js';
 import { createStatsService } from './stats.js';
 
@@ -22,6 +23,7 @@ export function createServices(deps: ServiceDeps) {
     sales: createSalesService(deps),
     listingRewards: createListingRewardsService(deps),
     health: createHealthService(deps),
+    overview: createOverviewService(deps),
   };
 }
 
