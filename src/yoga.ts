@@ -5,6 +5,9 @@ import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { maskError } from './graphql-errors.js';
 import { createMetrics } from './http/metrics.js';
+import { renderGraphiQL } from './http/pages/graphiql.js';
+import { GRAPHIQL_TABS } from './http/pages/graphiql-tabs.js';
+import { usePages } from './http/pages-plugin.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { useHttpRoutes } from './http/routes-plugin.js';
 import type { Logger } from './logger.js';
@@ -13,23 +16,6 @@ import type { Services } from './services/index.js';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
 
-const EXAMPLE_QUERY = `# The demo marketplace: collections with their stats and cheapest listings.
-query Marketplace {
-  orders(first: 5, sort: PRICE_ASC, filter: { isOrderAsk: true, status: [VALID] }) {
-    edges {
-      node {
-        hash
-        price
-        tokenId
-        status
-        collection { name type stats { floorPrice volume7d count7d } }
-      }
-    }
-    pageInfo { hasNextPage endCursor }
-  }
-  listingRewards { points volume24hGlobal collection { name } }
-}
-`;
 
 export function createApp(services: Services, config: Config, logger: Logger, opts: { collectDefaultMetrics?: boolean } = {}) {
   const metrics = createMetrics(opts.collectDefaultMetrics ?? false);
@@ -37,7 +23,8 @@ export function createApp(services: Services, config: Config, logger: Logger, op
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     landingPage: false,
-    graphiql: config.graphiql ? { title: 'Marketplace GraphQL', defaultQuery: EXAMPLE_QUERY } : false,
+    graphiql: config.graphiql ? { title: 'Marketplace GraphQL', defaultTabs: GRAPHIQL_TABS } : false,
+    renderGraphiQL,
     maskedErrors: { maskError },
     logging: {
       debug: (...a) => logger.debug(a.map(String).join(' ')),
@@ -47,6 +34,12 @@ export function createApp(services: Services, config: Config, logger: Logger, op
     },
     context: ({ request }) => createContext(services, request.headers),
     plugins: [
+      usePages({
+        services,
+        graphqlEndpoint: GRAPHQL_ENDPOINT,
+        graphiql: config.graphiql,
+        chainName: config.network.name,
+      }),
       useHttpRoutes({
         services,
         logger,

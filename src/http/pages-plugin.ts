@@ -1,0 +1,48 @@
+// A yoga plugin serving the pages for people: the landing page at `/`, the OpenAPI document of
+// /api/v1 and its Swagger UI reference page with its assets. Everything is served by this
+// process from installed packages: nothing is loaded from a CDN.
+import type { Plugin } from 'graphql-yoga';
+import { API_PREFIX } from '../rest/routes.js';
+import { openApiJson } from '../rest/openapi/openapi-document.js';
+import type { Services } from '../services/index.js';
+import { renderLandingPage } from './pages/landing-page.js';
+import { renderRestDocsPage, restDocsAsset } from './pages/rest-docs.js';
+
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+export const REST_DOCS_PATH = `${API_PREFIX}/docs`;
+
+const html = (body: string) => new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+
+interface Options {
+  services: Services;
+  graphqlEndpoint: string;
+  graphiql: boolean;
+  chainName: string;
+}
+
+export function usePages(opts: Options): Plugin {
+  const serve = async (path: string): Promise<Response | null> => {
+    if (path === '/') {
+      const overview = await opts.services.overview.overview();
+      return html(
+        renderLandingPage(
+          overview,
+          { graphql: opts.graphqlEndpoint, graphiql: opts.graphiql ? opts.graphqlEndpoint : null, restDocs: REST_DOCS_PATH, openapi: OPENAPI_PATH },
+          opts.chainName,
+        ),
+      );
+    }
+    if (path === OPENAPI_PATH) return new Response(openApiJson(), { headers: { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*' } });
+    if (path === REST_DOCS_PATH || path === `${REST_DOCS_PATH}/`) return html(renderRestDocsPage(REST_DOCS_PATH, OPENAPI_PATH));
+    if (path.startsWith(`${REST_DOCS_PATH}/`)) return restDocsAsset(path.slice(REST_DOCS_PATH.length + 1));
+    return null;
+  };
+  return {
+    async onRequest({ request, url, endResponse }) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      const response = await serve(url.pathname);
+      if (!response) return;
+      endResponse(response);
+    },
+  };
+}
