@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { maskError } from './graphql-errors.js';
 import { createMetrics } from './http/metrics.js';
+import { useGraphqlStatusRule } from './http/graphql-status-plugin.js';
 import { renderGraphiQL } from './http/pages/graphiql.js';
 import { GRAPHIQL_TABS } from './http/pages/graphiql-tabs.js';
 import { usePages } from './http/pages-plugin.js';
@@ -34,6 +35,7 @@ export function createApp(services: Services, config: Config, logger: Logger, op
     },
     context: ({ request }) => createContext(services, request.headers),
     plugins: [
+      useGraphqlStatusRule(),
       usePages({
         services,
         graphqlEndpoint: GRAPHQL_ENDPOINT,

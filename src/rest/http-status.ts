@@ -18,5 +18,5 @@ const STATUS: Record<ErrorCode, number> = {
 };
 
 export function httpStatusFor(code: string): number {
-  return STATUS[code as ErrorCode] ?? (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' ? 400 : 500);
+  return STATUS[code as ErrorCode] ?? (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' || code === 'GRAPHQL_PARSE_FAILED' ? 400 : 500);
 }

@@ -3,11 +3,12 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../context.js';
-import { badRequest, ServiceError } from '../domain/errors.js';
+import { ServiceError } from '../domain/errors.js';
 import { paramsForResponse } from '../domain/order-params.js';
 import { ORDER_SORTS, parseOrderQuery, type RawOrderQuery } from '../domain/order-query.js';
 import { effectiveStatus, ORDER_STATUSES } from '../domain/order-status.js';
 import { toUintString } from '../domain/uint256.js';
+import { orderArgumentsError } from './argument-problems.js';
 import { builder } from './builder.js';
 
 export const OrderStatusEnum = builder.enumType('OrderStatus', {
@@ -106,7 +107,7 @@ export async function resolveOrderConnection(args: ConnectionArgs, ctx: Context,
     cursor: args.after,
   };
   const parsed = parseOrderQuery(raw);
-  if (!parsed.ok) throw badRequest(parsed.problems);
+  if (!parsed.ok) throw orderArgumentsError(parsed.problems);
   const selection = queryFromInfo({ context: ctx, info, typeName: 'Order', path: ['edges', 'node'] });
   const page = await ctx.services.orders.listOrders(parsed.value, selection);
   const edges = page.orders.map((o) => ({ cursor: o.hash, node: o }));
