@@ -10,6 +10,8 @@ import './market-data.js';
 import './nonce.js';
 import './order-submission.js';
 import './subscriptions.js';
+import './discovery.js';
+import './collection-market.js';
 
 export const schema = builder.toSchema();
 

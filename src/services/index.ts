@@ -1,4 +1,6 @@
 // All use cases, built once per process from the database, configuration and network.
+import { createCollectionDiscoveryService } from './collection-discovery.js';
+import { createCollectionMarketService } from './collection-market.js';
 import { createCollectionService } from './collections.js';
 import type { ServiceDeps } from './deps.js';
 import { createHealthService } from './health.js';
@@ -7,6 +9,7 @@ import { createNonceService } from './nonces.js';
 import { createOrderService } from './orders.js';
 import { createOrderSubmissionService } from './order-submission.js';
 import { createOverviewService } from './overview.js';
+import { createSaleHistoryService } from './sale-history.js';
 import { createSalesService } from './sales.js';
 import { createStatsService } from './stats.js';
 
@@ -24,6 +27,9 @@ export function createServices(deps: ServiceDeps) {
     listingRewards: createListingRewardsService(deps),
     health: createHealthService(deps),
     overview: createOverviewService(deps),
+    collectionDiscovery: createCollectionDiscoveryService(deps, stats),
+    collectionMarket: createCollectionMarketService(deps),
+    saleHistory: createSaleHistoryService(deps),
   };
 }
 

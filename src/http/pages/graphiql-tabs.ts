@@ -37,6 +37,39 @@ query CollectionPage($address: Address!) {
     variables: JSON.stringify({ address: DEMO_COLLECTION }, null, 2),
   },
   {
+    query: `# Discovery: the collections with the most volume in the last 24 hours, their top bid,
+# how many tokens are listed, and their daily volume, sales and floor over the last week.
+query TopCollections($since: UnixTime!) {
+  collections(orderBy: VOLUME_24H, first: 5) {
+    totalCount
+    edges {
+      node {
+        name
+        address
+        listedCount
+        stats { floorPrice volume24h change24h }
+        topBid { price signer }
+        series(resolution: DAY, from: $since) { start volume salesCount floorPrice }
+      }
+    }
+  }
+}
+`,
+    variables: JSON.stringify({ since: Math.floor(Date.now() / 1000) - 7 * 86_400 }, null, 2),
+  },
+  {
+    query: `# The latest sales of one collection (from/to: unix seconds; to is exclusive).
+query LatestSales($collection: Address!) {
+  sales(collection: $collection, first: 10) {
+    totalCount
+    edges { node { timestamp price tokenId buyer seller txHash } }
+    pageInfo { hasNextPage endCursor }
+  }
+}
+`,
+    variables: JSON.stringify({ collection: DEMO_COLLECTION }, null, 2),
+  },
+  {
     query: `# Listing rewards: the top collections by global 24h volume and their points.
 query ListingRewards {
   listingRewards { points volume24hGlobal floorGlobal collection { name address } }
