@@ -12,6 +12,7 @@ import { createOverviewService } from './overview.js';
 import { createSaleHistoryService } from './sale-history.js';
 import { createSalesService } from './sales.js';
 import { createStatsService } from './stats.js';
+import { observeSubmissions } from './submission-outcomes.js';
 
 export function createServices(deps: ServiceDeps) {
   const stats = createStatsService(deps);
@@ -22,7 +23,7 @@ export function createServices(deps: ServiceDeps) {
     collections: createCollectionService(deps),
     nonces: createNonceService(deps),
     stats,
-    submissions: createOrderSubmissionService(deps, stats),
+    submissions: observeSubmissions(createOrderSubmissionService(deps, stats)),
     sales: createSalesService(deps),
     listingRewards: createListingRewardsService(deps),
     health: createHealthService(deps),
