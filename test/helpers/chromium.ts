@@ -7,7 +7,6 @@ import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const chromiumInstalled = existsSync(CHROMIUM_PATH);
-export const CHROMIUM_SKIP_REASON = `needs Chromium at ${CHROMIUM_PATH}: apt-get install -y chromium, or set CHROMIUM_PATH`;
 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({

@@ -7,12 +7,13 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/db/seed-demo.js';
-import { CHROMIUM_SKIP_REASON, chromiumInstalled, launchChromium } from '../helpers/chromium.js';
+import { chromiumInstalled, launchChromium } from '../helpers/chromium.js';
+import { titled } from '../helpers/skip-reasons.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const DOCS = new URL('../../docs/', import.meta.url).pathname;
 
-describe.skipIf(!chromiumInstalled)(`pages in headless Chromium${chromiumInstalled ? '' : ` (skipped: ${CHROMIUM_SKIP_REASON})`}`, () => {
+describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromium'), () => {
   let app: TestApp;
   let server: Server;
   let browser: Browser;
