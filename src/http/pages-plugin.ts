@@ -5,6 +5,7 @@ import type { Plugin } from 'graphql-yoga';
 import { API_PREFIX } from '../rest/routes.js';
 import { openApiJson } from '../rest/openapi/openapi-document.js';
 import type { Services } from '../services/index.js';
+import type { MarketplaceOverview } from '../services/overview.js';
 import { renderLandingPage } from './pages/landing-page.js';
 import { renderRestDocsPage, restDocsAsset } from './pages/rest-docs.js';
 
@@ -20,13 +21,26 @@ interface Options {
   chainName: string;
 }
 
+/** The landing page's figures are counts over whole tables: computed at most once per this many ms. */
+const OVERVIEW_TTL_MS = 5000;
+
 export function usePages(opts: Options): Plugin {
+  let overviewCache: { at: number; value: Promise<MarketplaceOverview> } | undefined;
+  const overview = () => {
+    const now = Date.now();
+    if (!overviewCache || now - overviewCache.at > OVERVIEW_TTL_MS) {
+      const value = opts.services.overview.overview();
+      overviewCache = { at: now, value };
+      value.catch(() => (overviewCache = undefined));
+    }
+    return overviewCache.value;
+  };
   const serve = async (path: string): Promise<Response | null> => {
     if (path === '/') {
-      const overview = await opts.services.overview.overview();
+      const figures = await overview();
       return html(
         renderLandingPage(
-          overview,
+          figures,
           { graphql: opts.graphqlEndpoint, graphiql: opts.graphiql ? opts.graphqlEndpoint : null, restDocs: REST_DOCS_PATH, openapi: OPENAPI_PATH },
           opts.chainName,
         ),
