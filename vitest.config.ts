@@ -19,5 +19,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     reporters: ['default'],
+    // prints which tests this run skips and what to set to run them
+    globalSetup: ['test/helpers/skip-summary.ts'],
   },
 });

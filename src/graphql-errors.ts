@@ -1,6 +1,9 @@
-// What a client sees of a failure. Expected failures (ServiceError and GraphQL's own
-// validation errors) keep their message and get a code; anything else is masked as INTERNAL so
-// no stack trace or SQL ever reaches a client.
+// What a client sees of a failure. Expected failures (ServiceError and GraphQL's own syntax,
+// validation and variable coercion errors) keep their message; anything else is masked as
+// INTERNAL so no stack trace or SQL ever reaches a client. Every error leaves here with
+// `extensions.code` and `extensions.http.status` from the one code -> status table
+// (src/rest/http-status.ts); yoga answers with the highest status among a response's errors
+// (200 when there are none). README "GraphQL errors" states this rule.
 import { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import { isDatabaseUnavailable } from './db/database-unavailable.js';
@@ -21,6 +24,19 @@ function findServiceError(err: unknown): ServiceError | null {
   return null;
 }
 
+/** A client's mistake named by GraphQL itself, with its code and the status for that code. */
+function clientError(error: GraphQLError, fallbackCode: string, inner?: GraphQLError): GraphQLError {
+  const { http: _http, originalError: _originalError, ...extensions } = { ...inner?.extensions, ...error.extensions } as Record<string, unknown>;
+  const code = String(error.extensions?.code ?? inner?.extensions?.code ?? fallbackCode);
+  return createGraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: { ...extensions, code, http: { status: httpStatusFor(code) } },
+  });
+}
+
 export function maskError(error: unknown, message: string): Error {
   const service = findServiceError(error) ?? (isDatabaseUnavailable(error) ? serviceUnavailable() : null);
   if (service) {
@@ -34,18 +50,12 @@ export function maskError(error: unknown, message: string): Error {
       },
     });
   }
-  // GraphQL's own errors (syntax, validation, variable coercion) are the client's mistake.
-  if (error instanceof GraphQLError && !error.originalError) {
-    return error.extensions?.code ? error : createGraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: 'BAD_REQUEST' } });
+  if (error instanceof GraphQLError) {
+    // GraphQL's own errors (syntax, validation) are the client's mistake.
+    if (!error.originalError) return clientError(error, 'BAD_REQUEST');
+    // Variable and literal coercion: GraphQL wraps the scalar's error in one that names the
+    // variable or argument ('Variable "$a" got invalid value ...'): keep that message.
+    if (error.originalError instanceof GraphQLError) return clientError(error, 'BAD_USER_INPUT', error.originalError);
   }
-  // A variable that does not coerce (Int beyond 32 bits, a bad scalar): the outer message names
-  // the variable and the field path, the inner one only the value. Before execution: no path.
-  if (error instanceof GraphQLError && error.originalError instanceof GraphQLError && !error.path) {
-    return createGraphQLError(error.message, {
-      nodes: error.nodes,
-      extensions: { ...error.originalError.extensions, code: error.originalError.extensions?.code ?? 'BAD_USER_INPUT', http: { status: 400 } },
-    });
-  }
-  if (error instanceof GraphQLError && error.originalError instanceof GraphQLError) return error.originalError;
-  return createGraphQLError(message, { extensions: { code: 'INTERNAL' } });
+  return createGraphQLError(message, { extensions: { code: 'INTERNAL', http: { status: 500 } } });
 }

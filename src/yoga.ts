@@ -1,11 +1,18 @@
 // The application: GraphQL at /graphql (GraphiQL in a browser), the v1 REST routes, health and
 // metrics, over the given services. Exported for tests, which call yoga.fetch without a port.
-import { createYoga } from 'graphql-yoga';
+import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
+import { createYoga, type YogaLogger } from 'graphql-yoga';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { maskError } from './graphql-errors.js';
 import { registerIndexerGauges } from './http/indexer-metrics.js';
 import { createMetrics } from './http/metrics.js';
+import { useAccessLog } from './http/access-log-plugin.js';
+import { useGraphqlStatusRule } from './http/graphql-status-plugin.js';
+import { registerServiceMetrics } from './http/service-metrics.js';
+import { renderGraphiQL } from './http/pages/graphiql.js';
+import { GRAPHIQL_TABS } from './http/pages/graphiql-tabs.js';
+import { usePages } from './http/pages-plugin.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { useHttpRoutes } from './http/routes-plugin.js';
 import { graphqlPolicyPlugins } from './http/graphql-policy.js';
@@ -17,23 +24,18 @@ import type { Services } from './services/index.js';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
 
-const EXAMPLE_QUERY = `# The demo marketplace: collections with their stats and cheapest listings.
-query Marketplace {
-  orders(first: 5, sort: PRICE_ASC, filter: { isOrderAsk: true, status: [VALID] }) {
-    edges {
-      node {
-        hash
-        price
-        tokenId
-        status
-        collection { name type stats { floorPrice volume7d count7d } }
-      }
-    }
-    pageInfo { hasNextPage endCursor }
-  }
-  listingRewards { points volume24hGlobal collection { name } }
+
+/** pino as yoga's logger: objects and errors stay structured (yoga logs its own messages at debug). */
+function yogaLogger(logger: Logger): YogaLogger {
+  const child = logger.child({ component: 'yoga' });
+  const at = (level: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]) => {
+    const [first, ...rest] = args;
+    if (first instanceof Error) child[level]({ err: first }, rest.map(String).join(' ') || first.message);
+    else if (typeof first === 'object' && first !== null) child[level](first, rest.map(String).join(' '));
+    else child[level](args.map(String).join(' '));
+  };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
-`;
 
 export function createApp(services: Services, config: Config, logger: Logger, opts: { collectDefaultMetrics?: boolean } = {}) {
   const metrics = createMetrics(opts.collectDefaultMetrics ?? false);
@@ -47,18 +49,16 @@ export function createApp(services: Services, config: Config, logger: Logger, op
   // Optional: without Redis the limits (and events) fall back to this instance.
   if (rateLimit?.redisReady() != null) services.health.register('redis', () => ({ status: rateLimit.redisReady() ? 'up' : 'down' }), { required: false });
   registerIndexerGauges(metrics.registry, () => services.indexer.indexerStatus({ maxWaitMs: 1000 }));
+  registerServiceMetrics(metrics.registry, services);
   return createYoga({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     landingPage: false,
-    graphiql: config.graphiql ? { title: 'Marketplace GraphQL', defaultQuery: EXAMPLE_QUERY } : false,
+    graphiql: config.graphiql ? { title: 'Marketplace GraphQL', defaultTabs: GRAPHIQL_TABS } : false,
+    renderGraphiQL,
+    // A server fault is logged once by yoga (at error, with its stack); the client sees INTERNAL.
     maskedErrors: { maskError },
-    logging: {
-      debug: (...a) => logger.debug(a.map(String).join(' ')),
-      info: (...a) => logger.info(a.map(String).join(' ')),
-      warn: (...a) => logger.warn(a.map(String).join(' ')),
-      error: (...a) => logger.error(a.map(String).join(' ')),
-    },
+    logging: yogaLogger(logger),
     context: ({ request }) => createContext(services, request.headers),
     // Without an allow-list any origin may read, never with credentials (cookies, auth).
     cors: {
@@ -67,8 +67,36 @@ export function createApp(services: Services, config: Config, logger: Logger, op
       exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
     },
     plugins: [
+      useAccessLog(logger),
       useRequestGuards({ maxBodyBytes: config.maxBodyBytes, graphqlEndpoint: GRAPHQL_ENDPOINT, apiPrefix: API_PREFIX }),
       ...graphqlPolicyPlugins(config),
+      usePrometheus({
+        registry: metrics.registry,
+        endpoint: false,
+        skipIntrospection: true,
+        metrics: {
+          graphql_envelop_request: true,
+          graphql_envelop_request_duration: true,
+          graphql_envelop_error_result: true,
+          graphql_yoga_http_duration: true,
+          graphql_envelop_request_time_summary: false,
+          graphql_envelop_phase_parse: false,
+          graphql_envelop_phase_validate: false,
+          graphql_envelop_phase_context: false,
+          graphql_envelop_phase_execute: false,
+          graphql_envelop_phase_subscribe: false,
+          graphql_envelop_deprecated_field: false,
+          graphql_envelop_schema_change: false,
+        },
+        labels: { url: false },
+      }),
+      useGraphqlStatusRule(),
+      usePages({
+        services,
+        graphqlEndpoint: GRAPHQL_ENDPOINT,
+        graphiql: config.graphiql,
+        chainName: config.network.name,
+      }),
       useHttpRoutes({
         services,
         logger,

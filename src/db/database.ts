@@ -14,6 +14,8 @@ export interface Database {
   sql: SqlRunner;
   /** a short description for logs (never the password) */
   describe: string;
+  /** connections of the PostgreSQL pool (metrics); absent for the embedded database (one session) */
+  poolStats?: () => { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 
@@ -151,6 +153,7 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
     kind: 'postgres',
     prisma,
     sql: runnerFor(pool),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: opts.poolSize ?? 10 }),
     describe: `PostgreSQL ${u.hostname}:${u.port || 5432}${u.pathname}`,
     close: async () => {
       await prisma.$disconnect();

@@ -19,7 +19,7 @@ const STATUS: Record<ErrorCode, number> = {
 };
 
 export function httpStatusFor(code: string): number {
-  return STATUS[code as ErrorCode] ?? (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' ? 400 : 500);
+  return STATUS[code as ErrorCode] ?? (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' || code === 'GRAPHQL_PARSE_FAILED' ? 400 : 500);
 }
 
 /** Headers a failure of this code carries (a 503 tells the client when to retry). */

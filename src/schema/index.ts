@@ -11,6 +11,8 @@ import './nonce.js';
 import './indexer-status.js';
 import './order-submission.js';
 import './subscriptions.js';
+import './discovery.js';
+import './collection-market.js';
 
 export const schema = builder.toSchema();
 

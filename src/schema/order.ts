@@ -8,6 +8,7 @@ import { paramsForResponse } from '../domain/order-params.js';
 import { ORDER_SORTS, parseOrderQuery, type RawOrderQuery } from '../domain/order-query.js';
 import { effectiveStatus, ORDER_STATUSES } from '../domain/order-status.js';
 import { toUintString } from '../domain/uint256.js';
+import { orderArgumentsError } from './argument-problems.js';
 import { builder } from './builder.js';
 import { orderReadPlan } from './order-read-plan.js';
 
@@ -107,7 +108,7 @@ export async function resolveOrderConnection(args: ConnectionArgs, ctx: Context,
     before: args.before,
   };
   const parsed = parseOrderQuery(raw);
-  if (!parsed.ok) throw badRequest(parsed.problems);
+  if (!parsed.ok) throw orderArgumentsError(parsed.problems);
   const page = await ctx.services.orders.listOrderPage(parsed.value, orderReadPlan(info), ctx.sql);
   // A row holds only the planned columns: exactly what the selected Order resolvers read.
   const edges = page.orders.map((o) => ({ cursor: o.hash, node: o as unknown as PrismaOrder }));

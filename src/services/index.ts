@@ -1,4 +1,6 @@
 // All use cases, built once per process from the database, configuration and network.
+import { createCollectionDiscoveryService } from './collection-discovery.js';
+import { createCollectionMarketService } from './collection-market.js';
 import { createCollectionService } from './collections.js';
 import type { ServiceDeps } from './deps.js';
 import { createHealthService } from './health.js';
@@ -7,8 +9,11 @@ import { createListingRewardsService } from './listing-rewards.js';
 import { createNonceService } from './nonces.js';
 import { createOrderService } from './orders.js';
 import { createOrderSubmissionService } from './order-submission.js';
+import { createOverviewService } from './overview.js';
+import { createSaleHistoryService } from './sale-history.js';
 import { createSalesService } from './sales.js';
 import { createStatsService } from './stats.js';
+import { observeSubmissions } from './submission-outcomes.js';
 
 export function createServices(deps: ServiceDeps) {
   const stats = createStatsService(deps);
@@ -19,11 +24,15 @@ export function createServices(deps: ServiceDeps) {
     collections: createCollectionService(deps),
     nonces: createNonceService(deps),
     stats,
-    submissions: createOrderSubmissionService(deps),
+    submissions: observeSubmissions(createOrderSubmissionService(deps)),
     sales: createSalesService(deps),
     listingRewards: createListingRewardsService(deps),
     health: createHealthService(deps),
     indexer: createIndexerStatusService(deps),
+    overview: createOverviewService(deps),
+    collectionDiscovery: createCollectionDiscoveryService(deps, stats),
+    collectionMarket: createCollectionMarketService(deps),
+    saleHistory: createSaleHistoryService(deps),
   };
 }
 

@@ -27,6 +27,7 @@ import {
   type World,
 } from '../helpers/indexer-world.js';
 import { backendName, createPostgresDatabase, openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/test-database.js';
+import { titled } from '../helpers/skip-reasons.js';
 
 let w: World;
 let t: TestDatabase;
@@ -546,7 +547,7 @@ describe(`indexer bookkeeping limits (${backendName}, local EVM)`, () => {
   });
 });
 
-describe.runIf(TEST_DATABASE_URL)('one active indexer among several (postgres, local EVM)', () => {
+describe.runIf(TEST_DATABASE_URL)(titled('one active indexer among several (postgres, local EVM)', 'postgres'), () => {
   it('a second instance stands by while the first holds the lock, and takes over when the first process dies', async () => {
     const created = await createPostgresDatabase();
     const dbB = await openDatabase({ databaseUrl: created.url, poolSize: 4 });

@@ -7,6 +7,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { migrate, readMigrations } from '../../src/db/migrate.js';
 import { getDatamodel } from '../../src/generated/pothos-types.js';
 import { openTestDatabase, backendName, TEST_DATABASE_URL, createPostgresDatabase, type TestDatabase } from '../helpers/test-database.js';
+import { titled } from '../helpers/skip-reasons.js';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -78,7 +79,7 @@ describe(`migrations (${backendName})`, () => {
   });
 });
 
-describe.runIf(TEST_DATABASE_URL)('migrations under concurrent boots (postgres)', () => {
+describe.runIf(TEST_DATABASE_URL)(titled('migrations under concurrent boots (postgres)', 'postgres'), () => {
   it('applies each migration once when four instances start at the same moment', async () => {
     const created = await createPostgresDatabase();
     const dbs = await Promise.all([1, 2, 3, 4].map(() => openDatabase({ databaseUrl: created.url, poolSize: 2 })));

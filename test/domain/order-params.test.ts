@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AbiCoder } from 'ethers';
 import { encodeParams, inferParam, paramsForResponse, paramsToJson, parseParams, type ParamValue } from '../../src/domain/order-params.js';
+import { titled } from '../helpers/skip-reasons.js';
 
 const ADDR = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const UINT256_MAX = (1n << 256n) - 1n;
@@ -107,7 +108,7 @@ describe('stored and response forms', () => {
 const sdkDir = fileURLToPath(new URL('../sdk-client/', import.meta.url));
 const sdkInstalled = existsSync(`${sdkDir}node_modules/@looksrare/sdk`);
 
-describe.skipIf(!sdkInstalled)('against @looksrare/sdk@0.12.1 encodeOrderParams', () => {
+describe.skipIf(!sdkInstalled)(titled('against @looksrare/sdk@0.12.1 encodeOrderParams', 'sdk'), () => {
   const lists: unknown[][] = [
     ...TABLE.map(([, input]) => [input]),
     ...['-00', '-0x0', '-0X0', '0x0X1', '00x1', '+1', '0x1F', 'XE00D5I4PJVDNO5SH9B600V1FSDRCJFLL8O', `XE92${ICAP.slice(4).toLowerCase()}`, ICAP.toLowerCase()].map((s) => [s]),

@@ -8,6 +8,7 @@ import { signWithEthers6, type MakerOrderBody } from '../helpers/maker-orders.js
 import { subscribe } from '../helpers/sse.js';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
+import { titled } from '../helpers/skip-reasons.js';
 
 // Redis is not needed for `npm test` on a fresh machine; CI sets TEST_REDIS_URL so this always runs there.
 const REDIS_URL = process.env.TEST_REDIS_URL;
@@ -57,7 +58,7 @@ describe(`subscriptions (${backendName})`, () => {
     }
   });
 
-  it.runIf(REDIS_URL)('delivers an event produced on one instance to a subscriber of another, through Redis', async () => {
+  it.runIf(REDIS_URL)(titled('delivers an event produced on one instance to a subscriber of another, through Redis', 'redis'), async () => {
     const a = await appWith({ REDIS_URL: REDIS_URL! });
     const b = await appWith({ REDIS_URL: REDIS_URL! });
     await a.services.collections.upsertCollection({ address: COLLECTION, type: 'ERC721' });

@@ -1,11 +1,13 @@
 // GET /api/v1/orders: v1 query parameters -> the `orders` GraphQL field.
 import type { Context } from '../../context.js';
+import type { FieldProblem } from '../../domain/errors.js';
 import { parseOrderQuery, type OrderQuery } from '../../domain/order-query.js';
 import type { RestOrdersQueryVariables } from '../../gql/graphql.js';
 import { RestOrdersDocument } from '../documents.js';
 import { fail, ok } from '../envelope.js';
 import { runDocument } from '../execute.js';
 import { listParam, objectParam, type Query } from '../query-string.js';
+import { cleanQueryValues, OrdersQuery, problemsFrom } from '../request-schemas.js';
 
 function toVariables(q: OrderQuery): RestOrdersQueryVariables {
   const f = q.filter;
@@ -31,32 +33,39 @@ function toVariables(q: OrderQuery): RestOrdersQueryVariables {
   };
 }
 
+function invalid(problems: FieldProblem[]): Response {
+  const first = problems[0]!;
+  const message = problems.length === 1 ? `Invalid ${first.field}: ${first.message}` : `Invalid request: ${problems.length} problems`;
+  return fail(400, message, problems);
+}
+
 export async function listOrders(query: Query, ctx: Context): Promise<Response> {
-  const price = objectParam(query, 'price');
-  const pagination = objectParam(query, 'pagination');
+  // The documented parameter schema first (the OpenAPI document is generated from it), then the
+  // domain parser converts to bigints and checks cross-field rules (price[min] <= price[max]).
+  const checked = OrdersQuery.safeParse(
+    cleanQueryValues({ ...query, 'status[]': undefined, status: listParam(query, 'status'), price: objectParam(query, 'price'), pagination: objectParam(query, 'pagination') }),
+  );
+  if (!checked.success) return invalid(problemsFrom(checked.error));
+  const q = checked.data;
   const parsed = parseOrderQuery({
-    hash: query.hash,
-    isOrderAsk: query.isOrderAsk,
-    collection: query.collection,
-    tokenId: query.tokenId,
-    signer: query.signer,
-    strategy: query.strategy,
-    currency: query.currency,
-    nonce: query.nonce,
-    priceMin: price.min,
-    priceMax: price.max,
-    startTime: query.startTime,
-    endTime: query.endTime,
-    status: listParam(query, 'status'),
-    sort: query.sort,
-    first: pagination.first,
-    cursor: pagination.cursor,
+    hash: q.hash,
+    isOrderAsk: q.isOrderAsk,
+    collection: q.collection,
+    tokenId: q.tokenId,
+    signer: q.signer,
+    strategy: q.strategy,
+    currency: q.currency,
+    nonce: q.nonce,
+    priceMin: q.price?.min,
+    priceMax: q.price?.max,
+    startTime: q.startTime,
+    endTime: q.endTime,
+    status: q.status,
+    sort: q.sort,
+    first: q.pagination?.first,
+    cursor: q.pagination?.cursor,
   });
-  if (!parsed.ok) {
-    const first = parsed.problems[0]!;
-    const message = parsed.problems.length === 1 ? `Invalid ${first.field}: ${first.message}` : `Invalid request: ${parsed.problems.length} problems`;
-    return fail(400, message, parsed.problems);
-  }
+  if (!parsed.ok) return invalid(parsed.problems);
   const data = await runDocument(RestOrdersDocument, toVariables(parsed.value), ctx);
   return ok(data.orders.edges.map((e) => e.node));
 }

@@ -1,0 +1,54 @@
+// One structured access line per request (pino), with the request id that is also returned in
+// the X-Request-Id header. Levels: server faults (5xx) at error, client mistakes (4xx) at warn,
+// the rest at info; health and metrics scrapes at debug. The stack of a fault is logged once
+// where it happened (routes plugin, GraphQL error masking), not here.
+import type { Plugin } from 'graphql-yoga';
+import type { Logger } from '../logger.js';
+import { enterRequest, requestIdFrom } from './request-context.js';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+interface RequestInfo {
+  id: string;
+  started: number;
+  operationName?: string;
+}
+
+export function useAccessLog(logger: Logger): Plugin {
+  const info = new WeakMap<Request, RequestInfo>();
+  return {
+    onRequest({ request }) {
+      const id = requestIdFrom(request.headers.get(REQUEST_ID_HEADER));
+      info.set(request, { id, started: performance.now() });
+      enterRequest(id);
+    },
+    onParams({ request, params }) {
+      const i = info.get(request);
+      if (i && params.operationName) i.operationName = params.operationName;
+    },
+    onResponse({ request, response, setResponse }) {
+      const i = info.get(request);
+      if (!i) return;
+      try {
+        response.headers.set(REQUEST_ID_HEADER, i.id);
+      } catch {
+        // immutable headers (a response passed through from fetch): copy it
+        const copy = new Response(response.body, response);
+        copy.headers.set(REQUEST_ID_HEADER, i.id);
+        setResponse(copy);
+      }
+      const url = new URL(request.url, 'http://localhost');
+      const line = {
+        reqId: i.id,
+        method: request.method,
+        path: url.pathname,
+        status: response.status,
+        ms: Math.round((performance.now() - i.started) * 10) / 10,
+        ...(i.operationName ? { operation: i.operationName } : {}),
+      };
+      const level = response.status >= 500 ? 'error' : response.status >= 400 ? 'warn' : QUIET_PATHS.has(url.pathname) ? 'debug' : 'info';
+      logger[level](line, 'request');
+    },
+  };
+}

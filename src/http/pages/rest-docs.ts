@@ -1,0 +1,49 @@
+// The REST reference page: Swagger UI from the swagger-ui-dist package, its assets served by
+// this service (no CDN), reading our own /api/v1/openapi.json.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const assetsDir: string = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+
+/** The only files the page loads; anything else under the docs path is a 404. */
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+export function renderRestDocsPage(docsPath: string, openapiPath: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Marketplace REST API v1</title>
+<link rel="stylesheet" href="${docsPath}/swagger-ui.css">
+<link rel="icon" type="image/png" href="${docsPath}/favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${docsPath}/swagger-ui-bundle.js"></script>
+<script>
+  // validatorUrl null: Swagger UI would otherwise send the document to validator.swagger.io.
+  window.ui = SwaggerUIBundle({ url: ${JSON.stringify(openapiPath)}, dom_id: '#swagger-ui', validatorUrl: null, deepLinking: true });
+</script>
+</body>
+</html>
+`;
+}
+
+const cache = new Map<string, Uint8Array>();
+
+export async function restDocsAsset(name: string): Promise<Response | null> {
+  const type = ASSETS[name];
+  if (!type) return null;
+  let body = cache.get(name);
+  if (!body) {
+    body = new Uint8Array(await readFile(join(assetsDir, name)));
+    cache.set(name, body);
+  }
+  return new Response(body as unknown as BodyInit, { headers: { 'content-type': type, 'cache-control': 'public, max-age=3600' } });
+}

@@ -1,0 +1,32 @@
+// Metrics beyond HTTP on the app's prom-client registry: order submissions by outcome and
+// problem code, and the PostgreSQL pool (connections in use, idle, requests waiting).
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Services } from '../services/index.js';
+
+export function registerServiceMetrics(registry: Registry, services: Services): () => void {
+  const submissions = new Counter({
+    name: 'order_submissions_total',
+    help: 'Order submissions (createOrder, createOrders, POST /api/v1/orders) by outcome; code is the first problem of a rejection',
+    labelNames: ['outcome', 'code'] as const,
+    registers: [registry],
+  });
+  const stop = services.submissions.onOutcome((outcome, code) => submissions.inc({ outcome, code: code ?? '' }));
+
+  const pool = services.deps.db.poolStats;
+  if (pool) {
+    const gauge = (name: string, help: string, read: (s: { total: number; idle: number; waiting: number; max: number }) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read(pool()));
+        },
+      });
+    gauge('db_pool_connections_in_use', 'PostgreSQL pool connections checked out', (s) => s.total - s.idle);
+    gauge('db_pool_connections_idle', 'PostgreSQL pool connections open and idle', (s) => s.idle);
+    gauge('db_pool_requests_waiting', 'Queries waiting for a free PostgreSQL pool connection', (s) => s.waiting);
+    gauge('db_pool_connections_max', 'PostgreSQL pool size (DATABASE_POOL_SIZE)', (s) => s.max);
+  }
+  return stop;
+}

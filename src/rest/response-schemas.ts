@@ -1,0 +1,136 @@
+// The v1 JSON answers (spec 2.2, 2.6-2.8) as zod schemas, for the OpenAPI document. They are
+// checked against real answers on the demo data (test/rest/openapi.test.ts parses
+// src/rest/openapi/examples.json with them), so a response that changes shape fails a test.
+import { z } from 'zod';
+import { ORDER_PROBLEM_CODES } from '../domain/order-problems.js';
+import { ORDER_STATUSES } from '../domain/order-status.js';
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/).meta({ description: 'EIP-55 checksummed address' });
+const hash = z.string().regex(/^0x[0-9a-f]{64}$/);
+const uint = z.string().regex(/^(0|[1-9]\d*)$/).meta({ description: 'uint256 as a decimal string' });
+const percent = z.string().regex(/^-?\d+\.\d{2}$/).nullable().meta({ description: 'percentage with two decimals; null without a baseline' });
+const unixTime = z.int().min(0).meta({ description: 'unix seconds' });
+
+export const OrderResponse = z
+  .strictObject({
+    hash: hash.meta({ description: 'EIP-712 struct hash of the maker order' }),
+    collectionAddress: address,
+    tokenId: uint,
+    isOrderAsk: z.boolean(),
+    signer: address,
+    strategy: address,
+    currencyAddress: address,
+    amount: uint,
+    price: uint.meta({ description: 'wei' }),
+    nonce: uint,
+    startTime: unixTime,
+    endTime: unixTime,
+    minPercentageToAsk: z.int().min(0).max(10000),
+    params: z.string().regex(/^(0x[0-9a-f]*)?$/).meta({ description: 'ABI-encoded params, "" for none' }),
+    status: z.enum(ORDER_STATUSES),
+    signature: z.string().regex(/^0x[0-9a-f]{130}$/),
+    r: hash,
+    s: hash,
+    v: z.union([z.literal(27), z.literal(28)]),
+  })
+  .meta({ id: 'Order' });
+
+const link = z.string().nullable();
+export const CollectionResponse = z
+  .strictObject({
+    address,
+    owner: address,
+    setter: address.nullable(),
+    admin: address.nullable(),
+    name: z.string(),
+    description: z.string().nullable(),
+    symbol: z.string().nullable(),
+    type: z.enum(['ERC721', 'ERC1155']),
+    websiteLink: link,
+    alphaLink: link,
+    bravoLink: link,
+    charlieLink: link,
+    deltaLink: link,
+    echoLink: link,
+    foxtrotLink: link,
+    isVerified: z.boolean(),
+    isExplicit: z.boolean(),
+    logoURI: link,
+    bannerURI: link,
+  })
+  .meta({ id: 'Collection' });
+
+const windowFields = Object.fromEntries(
+  ['24h', '7d', '1m', '3m', '6m', '1y'].flatMap((p) => [
+    [`volume${p}`, uint],
+    [`average${p}`, uint],
+    [`count${p}`, uint],
+    [`change${p}`, percent],
+  ]),
+);
+export const CollectionStatsResponse = z
+  .strictObject({
+    address,
+    countOwners: uint,
+    totalSupply: uint,
+    floorPrice: uint.nullable(),
+    floorChange24h: percent,
+    floorChange7d: percent,
+    floorChange30d: percent,
+    marketCap: uint.nullable(),
+    volumeAll: uint,
+    averageAll: uint,
+    countAll: uint,
+    ...windowFields,
+  })
+  .meta({ id: 'CollectionStats', description: 'rolling windows (now - D, now]; see README "Decisions worth knowing"' });
+
+export const ListingRewardResponse = z
+  .strictObject({ collection: CollectionResponse, volume24hGlobal: uint, points: z.int(), floorGlobal: uint })
+  .meta({ id: 'ListingReward' });
+
+export const OrderProblemResponse = z
+  .strictObject({ code: z.enum(ORDER_PROBLEM_CODES), field: z.string().nullable(), message: z.string() })
+  .meta({ id: 'OrderProblem' });
+
+export const ValidateOrderResponse = z
+  .strictObject({
+    hash: hash.nullable(),
+    signer: address.nullable().meta({ description: 'the address recovered from the signature' }),
+    valid: z.boolean(),
+    problems: z.array(OrderProblemResponse),
+  })
+  .meta({ id: 'OrderValidation' });
+
+/** The POST /orders body (spec 2.3). Validated by src/domain/maker-order-input.ts; this describes it. */
+export const MakerOrderBody = z
+  .object({
+    isOrderAsk: z.boolean(),
+    signer: address,
+    collection: address,
+    price: uint,
+    tokenId: uint.nullable().meta({ description: 'null for a collection offer' }),
+    amount: uint,
+    strategy: address,
+    currency: address,
+    nonce: uint,
+    startTime: z.union([unixTime, uint]),
+    endTime: z.union([unixTime, uint]),
+    minPercentageToAsk: z.int().min(0).max(10000),
+    params: z.array(z.union([z.string(), z.number(), z.boolean()])).nullable().meta({ description: 'strategy params as the v1 SDK signs them; [] or null for none' }),
+    signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/),
+  })
+  .meta({ id: 'MakerOrder' });
+
+export const FieldProblemResponse = z.strictObject({ field: z.string(), code: z.string(), message: z.string() }).meta({ id: 'FieldProblem' });
+
+export const okEnvelope = <T extends z.ZodType>(data: T) => z.strictObject({ success: z.literal(true), message: z.null(), data });
+
+export const FailureEnvelope = z
+  .strictObject({
+    success: z.literal(false),
+    message: z.string(),
+    data: z.null(),
+    errors: z.array(FieldProblemResponse).optional().meta({ description: 'every problem of a bad request (400)' }),
+  })
+  .meta({ id: 'Failure' });

@@ -1,0 +1,119 @@
+// Discovery for analysts: Query.collections (ranked, filtered, paged, totalCount) and
+// Query.sales (newest first, by collection and time range, totalCount). Collection's own
+// discovery fields are in collection-market.ts.
+import { COLLECTION_ORDERS } from '../domain/collection-ranking.js';
+import { toUintString } from '../domain/uint256.js';
+import { orderArgumentsError } from './argument-problems.js';
+import { builder } from './builder.js';
+import { Collection, CollectionTypeEnum } from './collection.js';
+
+const MAX_PAGE = 150;
+
+function pageSize(first: number | null | undefined): number {
+  const n = first ?? 20;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE) {
+    throw orderArgumentsError([{ field: 'pagination[first]', code: 'INVALID_PAGE_SIZE', message: `must be a whole number from 1 to ${MAX_PAGE}` }]);
+  }
+  return n;
+}
+
+const CollectionOrderEnum = builder.enumType('CollectionOrder', {
+  description:
+    'VOLUME_24H / VOLUME_7D: highest marketplace volume first. FLOOR: lowest floor first. CHANGE_24H: biggest 24h volume change first. NAME: A to Z. Collections without the value (no floor, no baseline) come last; ties break on the address.',
+  values: COLLECTION_ORDERS,
+});
+
+const CollectionFilterInput = builder.inputType('CollectionFilterInput', {
+  fields: (t) => ({
+    type: t.field({ type: CollectionTypeEnum, required: false }),
+    isVerified: t.boolean({ required: false }),
+    nameContains: t.string({ required: false, description: 'part of the name, any letter case' }),
+  }),
+});
+
+export const Sale = builder.prismaObject('Sale', {
+  description: 'A sale on the marketplace exchange (indexed TakerAsk/TakerBid)',
+  fields: (t) => ({
+    collectionAddress: t.expose('collectionAddress', { type: 'Address' }),
+    collection: t.relation('collection'),
+    tokenId: t.field({ type: 'Uint256', resolve: (s) => toUintString(s.tokenId) }),
+    amount: t.field({ type: 'Uint256', resolve: (s) => toUintString(s.amount) }),
+    price: t.field({ type: 'Uint256', description: 'wei', resolve: (s) => toUintString(s.price) }),
+    currencyAddress: t.expose('currencyAddress', { type: 'Address' }),
+    buyer: t.expose('buyer', { type: 'Address' }),
+    seller: t.expose('seller', { type: 'Address' }),
+    orderHash: t.expose('orderHash', { type: 'Hash', nullable: true }),
+    isTakerAsk: t.exposeBoolean('isTakerAsk'),
+    blockNumber: t.field({ type: 'Uint256', resolve: (s) => s.blockNumber.toString() }),
+    txHash: t.expose('txHash', { type: 'Hash' }),
+    logIndex: t.exposeInt('logIndex'),
+    timestamp: t.field({ type: 'UnixTime', resolve: (s) => Math.floor(s.timestamp.getTime() / 1000) }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  collections: t.connection(
+    {
+      type: Collection,
+      description: 'Every collection matching the filter, ranked; cursor = the address of the last collection of the previous page.',
+      args: {
+        orderBy: t.arg({ type: CollectionOrderEnum, required: false, defaultValue: 'NAME' }),
+        filter: t.arg({ type: CollectionFilterInput, required: false }),
+      },
+      complexity: (args) => ({ field: 5, multiplier: Math.min(args.first ?? 20, MAX_PAGE) }),
+      resolve: async (_root, args, ctx) => {
+        if (args.last != null || args.before != null) throw orderArgumentsError([{ field: 'last', code: 'BAD_REQUEST', message: 'backward paging is not supported; page forward with first/after' }]);
+        const page = await ctx.services.collectionDiscovery.listCollections({
+          filter: args.filter ?? {},
+          orderBy: args.orderBy ?? 'NAME',
+          first: pageSize(args.first),
+          after: args.after,
+        });
+        const edges = page.collections.map((c) => ({ cursor: c.address, node: c }));
+        return {
+          totalCount: page.totalCount,
+          edges,
+          pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: args.after != null, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+        };
+      },
+    },
+    {
+      name: 'CollectionConnection',
+      fields: (c) => ({ totalCount: c.int({ description: 'collections matching the filter (all pages)', resolve: (p) => (p as unknown as { totalCount: number }).totalCount }) }),
+    },
+    { name: 'CollectionEdge' },
+  ),
+  sales: t.connection(
+    {
+      type: Sale,
+      description: 'Sales, newest first; `from` inclusive and `to` exclusive (unix seconds); cursor = opaque sale cursor.',
+      args: {
+        collection: t.arg({ type: 'Address', required: false }),
+        from: t.arg({ type: 'UnixTime', required: false }),
+        to: t.arg({ type: 'UnixTime', required: false }),
+      },
+      complexity: (args) => ({ field: 1, multiplier: Math.min(args.first ?? 20, MAX_PAGE) }),
+      resolve: async (_root, args, ctx) => {
+        if (args.last != null || args.before != null) throw orderArgumentsError([{ field: 'last', code: 'BAD_REQUEST', message: 'backward paging is not supported; page forward with first/after' }]);
+        const page = await ctx.services.saleHistory.listSales({
+          collection: args.collection,
+          from: args.from == null ? null : Number(args.from),
+          to: args.to == null ? null : Number(args.to),
+          first: pageSize(args.first),
+          after: args.after,
+        });
+        const edges = page.sales.map((s) => ({ cursor: s.id.toString(), node: s }));
+        return {
+          totalCount: page.totalCount,
+          edges,
+          pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: args.after != null, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+        };
+      },
+    },
+    {
+      name: 'SaleConnection',
+      fields: (c) => ({ totalCount: c.int({ description: 'sales matching the arguments (all pages)', resolve: (p) => (p as unknown as { totalCount: number }).totalCount }) }),
+    },
+    { name: 'SaleEdge' },
+  ),
+}));
