@@ -58,9 +58,9 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
       log(sql);
       await q.query(sql);
     },
-    query: async <T>(sql: string, params?: unknown[]) => {
+    query: async <T>(sql: string, params?: unknown[], prepareAs?: string) => {
       log(sql);
-      return (await q.query(sql, params)).rows as T[];
+      return (prepareAs ? await q.query({ name: prepareAs, text: sql, values: params }) : await q.query(sql, params)).rows as T[];
     },
     withSession: async (fn) => {
       if (q !== pool) return fn(runnerFor(q));
