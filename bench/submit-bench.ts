@@ -131,8 +131,8 @@ function runEvmProcess() {
     const signers: string[] = JSON.parse(process.argv[process.argv.indexOf('--evm') + 1]!);
     const { Wallet, MaxUint256, parseEther } = await import('ethers');
     const funder = evm.wallets[0]!;
-    let nonce = await funder.getNonce();
-    await Promise.all(signers.map((pk) => funder.sendTransaction({ to: new Wallet(pk).address, value: parseEther('10'), nonce: nonce++ }).then((t) => t.wait())));
+    // one transaction at a time: an automining chain refuses queued nonces
+    for (const pk of signers) await (await funder.sendTransaction({ to: new Wallet(pk).address, value: parseEther('10') })).wait();
     for (const pk of signers) {
       const w = new Wallet(pk, evm.provider);
       await (await c.weth.connect(w).deposit({ value: parseEther('5') })).wait();

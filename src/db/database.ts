@@ -120,9 +120,12 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
       log(sql);
       await q.query(statement(sql, undefined, queryTimeout));
     },
-    query: async <T>(sql: string, params?: unknown[]) => {
+    query: async <T>(sql: string, params?: unknown[], prepareAs?: string) => {
       log(sql);
-      return (await q.query(statement(sql, params, queryTimeout))).rows as T[];
+      const config = statement(sql, params, queryTimeout);
+      // a named statement is parsed and planned once per connection (the submission's hot call)
+      if (prepareAs) config.name = prepareAs;
+      return (await q.query(config)).rows as T[];
     },
     withSession: async (fn) => {
       if (q !== pool) return fn(runnerFor(q, queryTimeout));

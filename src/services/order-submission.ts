@@ -94,6 +94,7 @@ export function createOrderSubmissionService(deps: ServiceDeps) {
               (SELECT COUNT(*) FROM orders WHERE signer = $2 AND nonce = $3)::int AS same_nonce,
               EXISTS (SELECT 1 FROM orders WHERE hash = $4) AS duplicate`,
       [p.collection, p.signer, p.nonce.toString(), hash],
+      'order_submission_state',
     );
     let collectionType = state!.ctype;
     let discovered: DiscoveredCollection | null = null;
@@ -212,6 +213,7 @@ export function createOrderSubmissionService(deps: ServiceDeps) {
           now.toISOString(),
           network.strategies.standardSale,
         ],
+        'order_submission_insert',
       );
     } catch (err) {
       // Two identical orders racing cannot both pass the duplicate check (same signer and nonce,

@@ -237,7 +237,7 @@ describe(`order submission (${backendName})`, () => {
     expect(rest.body.data).toMatchObject({ hash: v.validateOrder.hash, signer: v.validateOrder.recoveredSigner, valid: false });
     expect(rest.body.data.problems.map((p: any) => p.code)).toEqual(v.validateOrder.problems.map((p: any) => p.code));
     const fine = (await app.gql(VALIDATE, { input: await sign(base({ tokenId: '42' })) })).data as any;
-    expect(fine.validateOrder).toMatchObject({ valid: true, signer: wallet.address, problems: [] });
+    expect(fine.validateOrder).toMatchObject({ valid: true, recoveredSigner: wallet.address, problems: [] });
     expect(await orderCount()).toBe(before);
   });
 
