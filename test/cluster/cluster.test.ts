@@ -172,7 +172,7 @@ describe.skipIf(skipReason)(`three gateway instances${skipReason ? ` (skipped: $
     // the change was indexed by the lease holder, not by the subscriber's or the creator's instance
     expect(ACTIVE.test(subscriber.log()) || ACTIVE.test(creator.log())).toBe(false);
     sub.close();
-  });
+  }, 120_000);
 
   it('rate limits are shared: a client spreading requests over all instances is limited as one', async () => {
     const statuses: number[] = [];
@@ -269,8 +269,8 @@ describe.skipIf(skipReason)(`three gateway instances${skipReason ? ` (skipped: $
     expect(clusterSales.length).toBeGreaterThanOrEqual(3); // one fill per round at least, each recorded once
 
     await first.restart(); // back as a standby for the next test
-    await first.waitForLog(/another indexer is active; standing by/, 30_000, offsets.get(first));
-  });
+    await first.waitForLog(/another indexer is active; standing by/, 60_000, offsets.get(first));
+  }, 300_000); // about 20 s on a quiet machine; many chain transactions and a process restart under load
 
   it('Redis down: reads and writes go on, subscriptions deliver locally with a warning, and cross instances again when Redis is back', async () => {
     const { c, evm } = world;
@@ -305,5 +305,5 @@ describe.skipIf(skipReason)(`three gateway instances${skipReason ? ` (skipped: $
     expect((await onA.next(10_000)).data.orderEvents.hash).toBe(h3); // and once on the publisher
     onA.close();
     onB.close();
-  });
+  }, 180_000);
 });
