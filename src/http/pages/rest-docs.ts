@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const require = createRequire(import.meta.url);
-const assetsDir: string = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+// absolute-path.js only: the package's index.js would load the whole Swagger UI bundle at boot.
+const assetsDir: string = (require('swagger-ui-dist/absolute-path.js') as () => string)();
 
 /** The only files the page loads; anything else under the docs path is a 404. */
 const ASSETS: Record<string, string> = {
