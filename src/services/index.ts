@@ -24,7 +24,7 @@ export function createServices(deps: ServiceDeps) {
     collections: createCollectionService(deps),
     nonces: createNonceService(deps),
     stats,
-    submissions: observeSubmissions(createOrderSubmissionService(deps)),
+    submissions: observeSubmissions(createOrderSubmissionService(deps, stats)),
     sales: createSalesService(deps),
     listingRewards: createListingRewardsService(deps),
     health: createHealthService(deps),

@@ -20,6 +20,7 @@ import { checkOrderRules } from '../domain/order-rules.js';
 import { ECDSA_PROBLEM_CODES } from '../domain/order-signature.js';
 import { strategyKind } from '../domain/networks.js';
 import { Prisma, type Order } from '../generated/prisma/client.js';
+import type { StatsService } from './stats.js';
 import { nowSeconds, type ServiceDeps } from './deps.js';
 import { OrderRejectedError } from './order-rejected.js';
 import { inlineSignatureVerifier } from './signature-pool.js';
@@ -57,7 +58,7 @@ type SubmitRow = { code: string; id: string | number | bigint | null; created_at
 
 type StateRow = { ctype: 'ERC721' | 'ERC1155' | null; min_nonce: string | null; dead: boolean; same_nonce: number; duplicate: boolean };
 
-export function createOrderSubmissionService(deps: ServiceDeps) {
+export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<StatsService, 'recordFloor'>) {
   const { sql } = deps.db;
   const { network, chain } = deps;
   const domain = exchangeDomain(network.chainId, network.exchange);
@@ -211,7 +212,9 @@ export function createOrderSubmissionService(deps: ServiceDeps) {
           d?.name ?? null,
           d?.symbol ?? null,
           now.toISOString(),
-          network.strategies.standardSale,
+          // no floor point inside submit_order: recordFloor below runs the time catch-up first
+          // (src/db/floor-sql.ts), which a row written here would skip
+          [],
         ],
         'order_submission_insert',
       );
@@ -260,8 +263,10 @@ export function createOrderSubmissionService(deps: ServiceDeps) {
     const a = await assess(raw);
     if (!a.valid) throw new OrderRejectedError(a.problems, a.hash);
     await hooks?.beforeInsert?.(a.hash!);
-    // the floor history point of a new ask is recorded by submit_order, in the same transaction
     const order = await insert(a);
+    // A live standard-sale listing can move the floor: record it after the time-driven floor
+    // changes up to now, under the floor lock (one more round trip, asks only).
+    if (order.isOrderAsk && network.strategies.standardSale.includes(order.strategy)) await stats.recordFloor(order.collectionAddress);
     deps.events.publishOrderEvent({
       kind: 'CREATED',
       hash: order.hash,

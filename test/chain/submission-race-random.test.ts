@@ -4,6 +4,8 @@
 // moments. Afterwards every stored order's status must equal what the chain says (asked directly),
 // no order is left unsettled, and no nonce holds more than 20 orders. SUBMISSION_RACE_SEED picks
 // another sequence.
+import type { ServiceDeps } from '../../src/services/deps.js';
+import { createStatsService } from '../../src/services/stats.js';
 import { MaxUint256, parseEther, type Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChainReader } from '../../src/chain/chain-reader.js';
@@ -43,7 +45,7 @@ beforeAll(async () => {
   const now = () => new Date(nowSec * 1000);
   // Random pauses at the two seams (after the checks, and between a batch's reads and its write)
   // widen the windows the race lives in, so that it happens in most runs instead of a few.
-  submissions = createOrderSubmissionService({
+  const submissionDeps: ServiceDeps = {
     db: t.db,
     config: loadConfig({ SEED: '0', LOG_LEVEL: 'silent' }),
     network: w.network,
@@ -58,7 +60,8 @@ beforeAll(async () => {
         await sleep(rnd.int(0, 30));
       },
     },
-  });
+  };
+  submissions = createOrderSubmissionService(submissionDeps, createStatsService(submissionDeps));
   ix = createIndexer({ db: t.db, provider: w.indexerProvider(), network: w.network, startBlock: 0, confirmations: 0, batchSize: 3, now, beforeWrite: () => sleep(rnd.int(0, 15)) });
 });
 afterAll(async () => {

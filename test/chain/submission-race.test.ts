@@ -4,6 +4,8 @@
 // test seams (submissionHooks.beforeInsert, the indexer's beforeWrite), for every kind of
 // invalidating event. Afterwards the order is either refused, or stored with the status the
 // chain implies (asked directly, no indexer involved) and settled (chain_checked_block NULL).
+import type { ServiceDeps } from '../../src/services/deps.js';
+import { createStatsService } from '../../src/services/stats.js';
 import { MaxUint256, type Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChainReader } from '../../src/chain/chain-reader.js';
@@ -41,7 +43,7 @@ beforeAll(async () => {
   chain = createChainReader(w.evm.rpcUrl, w.network);
   bus = createEventBus();
   const now = () => new Date(nowSec * 1000);
-  submissions = createOrderSubmissionService({
+  const submissionDeps: ServiceDeps = {
     db: t.db,
     config,
     network: w.network,
@@ -49,7 +51,8 @@ beforeAll(async () => {
     now,
     events: bus,
     submissionHooks: { beforeInsert: (hash) => beforeInsert?.(hash) ?? Promise.resolve() },
-  });
+  };
+  submissions = createOrderSubmissionService(submissionDeps, createStatsService(submissionDeps));
   ix = createIndexer({
     db: t.db,
     provider: w.indexerProvider(),
