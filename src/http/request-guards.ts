@@ -80,9 +80,18 @@ export function useRequestGuards(opts: RequestGuardOptions): Plugin {
       setRequest(new fetchAPI.Request(request.url, { method: request.method, headers, body: bytes as BodyInit, signal: request.signal }));
     },
     onResponse({ request, response, setResponse }) {
-      // yoga's own answer for a path nothing serves is an empty 404
-      if (response.status === 404 && !response.headers.get('content-type')) {
-        setResponse(fail(404, `No route ${request.method} ${new URL(request.url).pathname}`));
+      if (response.status < 400 || response.headers.get('content-type')) return;
+      const path = new URL(request.url).pathname;
+      if (path === opts.graphqlEndpoint) {
+        // yoga answers a subscription asked for as plain JSON (406) and a few others with no body
+        const code = response.status === 406 ? 'NOT_ACCEPTABLE' : response.status === 405 ? 'METHOD_NOT_ALLOWED' : 'BAD_REQUEST';
+        const message = response.status === 406 ? 'This operation needs Accept: text/event-stream (subscriptions are streamed)' : `Request refused (${response.status})`;
+        const headers: Record<string, string> = {};
+        response.headers.forEach((v, k) => (headers[k] = v));
+        setResponse(graphqlError(response.status, code, message, headers));
+      } else if (response.status === 404) {
+        // yoga's own answer for a path nothing serves is an empty 404
+        setResponse(fail(404, `No route ${request.method} ${path}`));
       }
     },
   };

@@ -240,6 +240,12 @@ describe('GraphQL over HTTP: CSRF, CORS, introspection, persisted operations', (
     expect((await post(open, 'application/json; charset=utf-8', '{"query":"{ __typename }"}')).status).toBe(200);
   });
 
+  it('a subscription asked for as plain JSON is a typed 406, not an empty body (found by the long fuzz run)', async () => {
+    const res = await post(open, 'application/json', JSON.stringify({ query: 'subscription { sales { txHash } }' }), { accept: 'application/json' });
+    expect(res.status).toBe(406);
+    expect(((await res.json()) as any).errors[0].extensions.code).toBe('NOT_ACCEPTABLE');
+  });
+
   it('without an allow-list any origin may read, never with credentials', async () => {
     const res = await post(open, 'application/json', '{"query":"{ __typename }"}', { origin: 'https://evil.example' });
     // yoga reflects the origin for '*' (with Vary: Origin); without credentials that is the same grant
