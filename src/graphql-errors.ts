@@ -8,7 +8,7 @@ import { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import { isDatabaseUnavailable } from './db/database-unavailable.js';
 import { ServiceError } from './domain/errors.js';
-import { httpHeadersFor, httpStatusFor } from './rest/http-status.js';
+import { clientErrorStatusFor, httpHeadersFor, httpStatusFor } from './rest/http-status.js';
 
 /** The database is not answering: the client should retry (503 + Retry-After), not report a bug. */
 export function serviceUnavailable(): ServiceError {
@@ -33,7 +33,7 @@ function clientError(error: GraphQLError, fallbackCode: string, inner?: GraphQLE
     source: error.source,
     positions: error.positions,
     path: error.path,
-    extensions: { ...extensions, code, http: { status: httpStatusFor(code) } },
+    extensions: { ...extensions, code, http: { status: clientErrorStatusFor(code) } },
   });
 }
 

@@ -4,7 +4,7 @@
 // where it happened (routes plugin, GraphQL error masking), not here.
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
-import { enterRequest, requestIdFrom } from './request-context.js';
+import { enterRequest, originalRequest, requestIdFrom } from './request-context.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -24,11 +24,11 @@ export function useAccessLog(logger: Logger): Plugin {
       enterRequest(id);
     },
     onParams({ request, params }) {
-      const i = info.get(request);
+      const i = info.get(originalRequest(request));
       if (i && params.operationName) i.operationName = params.operationName;
     },
     onResponse({ request, response, setResponse }) {
-      const i = info.get(request);
+      const i = info.get(originalRequest(request));
       if (!i) return;
       try {
         response.headers.set(REQUEST_ID_HEADER, i.id);

@@ -3,7 +3,7 @@
 // `Accept: application/json` (the GraphQL-over-HTTP rule for that media type, marked
 // `http.spec`); this puts them under the same rule as every other error: 400.
 import type { Plugin } from 'graphql-yoga';
-import { httpStatusFor } from '../rest/http-status.js';
+import { clientErrorStatusFor } from '../rest/http-status.js';
 
 export function useGraphqlStatusRule(): Plugin {
   return {
@@ -14,7 +14,7 @@ export function useGraphqlStatusRule(): Plugin {
           const extensions = error.extensions as Record<string, unknown> & { http?: Record<string, unknown> };
           const code = String(extensions.code ?? 'GRAPHQL_VALIDATION_FAILED');
           extensions.code = code;
-          extensions.http = { ...extensions.http, spec: false, status: httpStatusFor(code) };
+          extensions.http = { ...extensions.http, spec: false, status: clientErrorStatusFor(code) };
         }
       };
     },

@@ -21,3 +21,16 @@ export function requestLogFields(): { reqId?: string } {
   const s = store.getStore();
   return s ? { reqId: s.requestId } : {};
 }
+
+// A plugin that replaces the request (the body guard hands on a buffered copy) says so here, so
+// that per-request state keyed by the original request (the access log) is found again.
+const originals = new WeakMap<Request, Request>();
+
+export function noteReplacedRequest(original: Request, replacement: Request): void {
+  originals.set(replacement, originals.get(original) ?? original);
+}
+
+/** The request as it arrived, for a request a plugin replaced; the request itself otherwise. */
+export function originalRequest(request: Request): Request {
+  return originals.get(request) ?? request;
+}

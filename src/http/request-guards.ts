@@ -8,6 +8,7 @@
 // - a path nothing serves gets the 404 envelope instead of an empty answer.
 import type { Plugin } from 'graphql-yoga';
 import { fail } from '../rest/envelope.js';
+import { noteReplacedRequest } from './request-context.js';
 
 export interface RequestGuardOptions {
   maxBodyBytes: number;
@@ -77,7 +78,9 @@ export function useRequestGuards(opts: RequestGuardOptions): Plugin {
       const headers = new fetchAPI.Headers(request.headers);
       headers.delete('transfer-encoding');
       headers.set('content-length', String(bytes.byteLength));
-      setRequest(new fetchAPI.Request(request.url, { method: request.method, headers, body: bytes as BodyInit, signal: request.signal }));
+      const buffered = new fetchAPI.Request(request.url, { method: request.method, headers, body: bytes as BodyInit, signal: request.signal });
+      noteReplacedRequest(request, buffered);
+      setRequest(buffered);
     },
     onResponse({ request, response, setResponse }) {
       if (response.status < 400 || response.headers.get('content-type')) return;

@@ -29,3 +29,12 @@ export function httpHeadersFor(code: string): Record<string, string> {
 
 /** Seconds a client is asked to wait before retrying while a dependency is down. */
 export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The status of an error GraphQL or a plugin raised about the request itself (parse, validation,
+ * a disabled introspection, an operation outside the persisted list): the client's mistake, 400
+ * unless the table names the code.
+ */
+export function clientErrorStatusFor(code: string): number {
+  return STATUS[code as ErrorCode] ?? 400;
+}
