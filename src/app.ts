@@ -43,6 +43,11 @@ export interface BootOptions {
   steps?: StartupSteps;
   /** the prepared demo database copied by a first embedded start; null: always seed */
   demoTemplateDir?: string | null;
+  /**
+   * Milliseconds between floor-history catch-ups (listings reaching startTime or passing endTime)
+   * when no indexer runs in this process (the indexer does it on every tick); off when unset.
+   */
+  timeFloorsEveryMs?: number;
 }
 
 export async function boot(config: Config, logger: Logger, opts: BootOptions = {}): Promise<Running> {
@@ -129,12 +134,17 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
     services.health.register(
       'indexer',
       async () => {
-        if (!indexerOn) return { status: 'off' };
         const { lastError: _omitted, ...position } = await services.indexer.indexerStatus({ maxWaitMs: 1000 });
-        return { status: 'on', ...position };
+        return { status: indexerOn ? 'on' : 'off', ...position };
       },
       { required: false },
     );
+    // Without an indexer here nothing else writes the time-driven floor changes (src/db/floor-sql.ts):
+    // every instance may run the catch-up, it is idempotent and serialised by the floor lock.
+    const timeFloors =
+      opts.timeFloorsEveryMs && !indexerOn
+        ? setInterval(() => services.stats.catchUpTimeFloors().catch((err) => logger.warn({ err }, 'floor history catch-up failed')), opts.timeFloorsEveryMs).unref()
+        : undefined;
     const yoga = await steps.run('http app', () => createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics }));
     const verifier = signatures;
     const bus = events;
@@ -145,6 +155,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       yoga,
       endSubscriptions: () => bus.endSubscriptions(),
       close: async () => {
+        clearInterval(timeFloors);
         await stopIndexer();
         await yoga.dispose(); // plugins' resources (the rate limiter's Redis client)
         await verifier.close();

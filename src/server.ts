@@ -29,7 +29,7 @@ logger.info({ pid: process.pid, node: process.version, sinceStartMs: steps.since
 
 try {
   const { boot } = await steps.run('load modules', () => import('./app.js'));
-  const running = await boot(config, logger, { collectDefaultMetrics: true, steps });
+  const running = await boot(config, logger, { collectDefaultMetrics: true, steps, timeFloorsEveryMs: 5000 });
   let draining = false;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     // While draining, answer what arrives on open keep-alive connections and close them after.

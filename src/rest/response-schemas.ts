@@ -122,6 +122,26 @@ export const MakerOrderBody = z
   })
   .meta({ id: 'MakerOrder' });
 
+const block = z.int().min(0).nullable();
+export const IndexerStatusResponse = z
+  .strictObject({
+    chainId: z.int(),
+    headBlock: block.meta({ description: "the node's latest block; null without RPC or when it cannot be reached" }),
+    headTimestamp: unixTime.nullable(),
+    indexedBlock: block.meta({ description: 'the last block whose effects are committed; null before the first batch' }),
+    indexedBlockTimestamp: unixTime.nullable(),
+    confirmations: z.int().min(0),
+    lagBlocks: z.int().nullable().meta({ description: 'headBlock - indexedBlock' }),
+    lagSeconds: z.int().nullable().meta({ description: 'head block time - indexed block time' }),
+    lastEventBlock: block,
+    lastEventTimestamp: unixTime.nullable(),
+    updatedAt: unixTime.nullable().meta({ description: 'when the cursor last moved' }),
+    running: z.boolean().meta({ description: 'this instance runs an indexer loop' }),
+    holdsLease: z.boolean().meta({ description: 'this instance holds the indexer lease (it is the one writing)' }),
+    lastError: z.string().nullable(),
+  })
+  .meta({ id: 'IndexerStatus' });
+
 export const FieldProblemResponse = z.strictObject({ field: z.string(), code: z.string(), message: z.string() }).meta({ id: 'FieldProblem' });
 
 export const okEnvelope = <T extends z.ZodType>(data: T) => z.strictObject({ success: z.literal(true), message: z.null(), data });

@@ -105,6 +105,7 @@ function effectiveStatusSql(status: OrderStatusName, now: () => string): string 
 /** SQL twin of whereFilter (./order-where.ts). */
 function filterSql(f: OrderFilter, nowSeconds: bigint, p: Params): string[] {
   const and: string[] = [];
+  if (f.hash) and.push(`o.hash = ${p.add(f.hash)}`);
   if (f.isOrderAsk !== undefined) and.push(`o.is_order_ask = ${f.isOrderAsk ? 'true' : 'false'}`);
   if (f.collection) and.push(`o.collection_address = ${p.add(f.collection)}`);
   if (f.tokenId !== undefined) and.push(`o.token_id = ${p.add(f.tokenId.toString(), '::numeric')}`);

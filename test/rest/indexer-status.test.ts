@@ -76,7 +76,8 @@ describe(`indexer status and the market clock (${backendName})`, () => {
     expect(r.body).toMatchObject({ success: true, data: { chainId: 1, indexedBlock: 1234, holdsLease: false } });
     const ready = await rest('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body.indexer).toMatchObject({ indexedBlock: 1234, lastEventBlock: 1200 });
+    expect(ready.body.components.indexer).toMatchObject({ status: 'off', required: false, indexedBlock: 1234, lastEventBlock: 1200 });
+    expect(ready.body.components.indexer).not.toHaveProperty('lastError');
   });
 
   it('exports the position as Prometheus gauges, leaving out what is unknown', async () => {

@@ -93,7 +93,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
         'The LooksRare v1 compatible REST layer: the v1 paths, parameters and JSON envelope. Every answer is `{success, message, data}`. Examples are answers on the demo marketplace (`npm start` seeds it).',
     },
     servers: [{ url: serverUrl }],
-    tags: [{ name: 'Orders' }, { name: 'Collections' }],
+    tags: [{ name: 'Orders' }, { name: 'Collections' }, { name: 'Indexer' }],
     paths,
     components: { schemas: components },
   };

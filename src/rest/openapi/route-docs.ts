@@ -6,6 +6,7 @@ import { AddressQuery, EmptyQuery, OrdersQuery } from '../request-schemas.js';
 import {
   CollectionResponse,
   CollectionStatsResponse,
+  IndexerStatusResponse,
   ListingRewardResponse,
   MakerOrderBody,
   OrderResponse,
@@ -16,7 +17,7 @@ import examples from './examples.json' with { type: 'json' };
 export interface RouteDoc {
   summary: string;
   description?: string;
-  tag: 'Orders' | 'Collections';
+  tag: 'Orders' | 'Collections' | 'Indexer';
   query: z.ZodObject;
   body?: { schema: z.ZodType; example: unknown };
   response: { status: 200 | 201; data: z.ZodType; example: unknown };
@@ -87,6 +88,23 @@ export const ROUTE_DOCS: Record<string, Partial<Record<'GET' | 'POST', RouteDoc>
       tag: 'Collections',
       query: EmptyQuery,
       response: { status: 200, data: z.array(ListingRewardResponse).nullable(), example: examples.listingRewards },
+    },
+  },
+  '/indexer/status': {
+    GET: {
+      summary: 'Where the chain indexer is',
+      description: 'Poll it before trusting a status change to be visible: head and indexed block, lag, the last event, whether this instance holds the indexer lease.',
+      tag: 'Indexer',
+      query: EmptyQuery,
+      response: {
+        status: 200,
+        data: IndexerStatusResponse,
+        example: {
+          chainId: 1, headBlock: 21000012, headTimestamp: 1795000044, indexedBlock: 21000009, indexedBlockTimestamp: 1795000008,
+          confirmations: 3, lagBlocks: 3, lagSeconds: 36, lastEventBlock: 21000007, lastEventTimestamp: 1794999984,
+          updatedAt: 1795000010, running: true, holdsLease: true, lastError: null,
+        },
+      },
     },
   },
 };
