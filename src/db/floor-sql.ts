@@ -104,6 +104,11 @@ export function floorWriteScript(collections: string, now: Date, standardStrateg
   return [...floorCatchUpScript(now, standardStrategies), recordFloorsSql(collections, now, standardStrategies)];
 }
 
+/** Several collections, as a `collections` query. */
+export function collectionsSql(addresses: readonly string[]): string {
+  return `SELECT c FROM unnest(ARRAY[${addresses.map(sqlHex).join(', ')}]::text[]) AS c`;
+}
+
 /** One collection, as a `collections` query. */
 export function oneCollectionSql(address: string): string {
   return `SELECT ${sqlHex(address)}::text AS c`;

@@ -58,7 +58,7 @@ type SubmitRow = { code: string; id: string | number | bigint | null; created_at
 
 type StateRow = { ctype: 'ERC721' | 'ERC1155' | null; min_nonce: string | null; dead: boolean; same_nonce: number; duplicate: boolean };
 
-export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<StatsService, 'recordFloor'>) {
+export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<StatsService, 'recordFloorSoon'>) {
   const { sql } = deps.db;
   const { network, chain } = deps;
   const domain = exchangeDomain(network.chainId, network.exchange);
@@ -265,8 +265,8 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
     await hooks?.beforeInsert?.(a.hash!);
     const order = await insert(a);
     // A live standard-sale listing can move the floor: record it after the time-driven floor
-    // changes up to now, under the floor lock (one more round trip, asks only).
-    if (order.isOrderAsk && network.strategies.standardSale.includes(order.strategy)) await stats.recordFloor(order.collectionAddress);
+    // changes up to now, under the floor lock; concurrent asks share one write (stats.ts).
+    if (order.isOrderAsk && network.strategies.standardSale.includes(order.strategy)) await stats.recordFloorSoon(order.collectionAddress);
     deps.events.publishOrderEvent({
       kind: 'CREATED',
       hash: order.hash,
