@@ -155,4 +155,29 @@ describe(`floor history follows time (${backendName})`, () => {
     // at +10 it did not exist yet: no row there; the floor moved to 2 when it was submitted
     expect((await history()).slice(before)).toEqual([[3 * DAY + 60, '2']]);
   });
+
+  it('submissions waiting at once share one floor write: one row with the floor all their listings make', async () => {
+    at(T0 + 4 * DAY);
+    await tick();
+    const before = (await history()).length;
+    await listing(2n, T0 + 4 * DAY - 10, T0 + 5 * DAY);
+    await listing(1n, T0 + 4 * DAY - 10, T0 + 5 * DAY);
+    const sql = app.db.sql;
+    const exec = sql.exec;
+    let writes = 0;
+    sql.exec = (q: string) => {
+      if (q.includes('INSERT INTO floor_history')) writes++;
+      return exec(q);
+    };
+    try {
+      await Promise.all([1, 2, 3, 4, 5].map(() => app.services.stats.recordFloorSoon(COLLECTION)));
+    } finally {
+      sql.exec = exec;
+    }
+    expect(writes).toBe(1);
+    expect((await history()).slice(before)).toEqual([[4 * DAY, '1']]);
+    // a later one writes again only if the floor moved
+    await app.services.stats.recordFloorSoon(COLLECTION);
+    expect((await history()).slice(before)).toHaveLength(1);
+  });
 });
