@@ -54,7 +54,8 @@ export function affectedKeys(events: readonly ChainEvent[], network: Network, co
   return { tokens: [...tokens.values()], approvals: [...approvals.values()], bidders: [...bidders] };
 }
 
-type Row = {
+/** An order row as LIVE_ORDER_COLUMNS reads it (also the unsettled-order scan, unsettled-orders.ts). */
+export type LiveOrderRow = {
   hash: string;
   collection_address: string;
   ctype: 'ERC721' | 'ERC1155';
@@ -68,7 +69,7 @@ type Row = {
   status: OrderStatusName;
 };
 
-const COLUMNS = `o.hash, o.collection_address, c.type::text AS ctype, o.token_id::text AS token_id, o.is_order_ask, o.signer,
+export const LIVE_ORDER_COLUMNS = `o.hash, o.collection_address, c.type::text AS ctype, o.token_id::text AS token_id, o.is_order_ask, o.signer,
   o.nonce::text AS nonce, o.amount::text AS amount, o.price::text AS price, o.end_time::text AS end_time, o.status::text AS status`;
 // Orders a fill or cancel already ended, and orders past their endTime on the market clock, read
 // the same whatever the chain does next (src/domain/order-status.ts): no chain reads for them.
@@ -77,16 +78,16 @@ const LIVE = `o.status::text <> ALL($7::text[]) AND o.end_time >= $8::bigint`;
 /** The orders `keys` may have changed that can still show a live status at `nowSeconds` (market clock). */
 export async function findAffectedOrders(sql: SqlRunner, keys: AffectedKeys, nowSeconds: bigint): Promise<LiveOrder[]> {
   if (!keys.tokens.length && !keys.approvals.length && !keys.bidders.length) return [];
-  const rows = await sql.query<Row>(
-    `SELECT ${COLUMNS} FROM orders o JOIN collections c ON c.address = o.collection_address
+  const rows = await sql.query<LiveOrderRow>(
+    `SELECT ${LIVE_ORDER_COLUMNS} FROM orders o JOIN collections c ON c.address = o.collection_address
        JOIN unnest($1::text[], $2::numeric[], $3::text[]) k(c, t, s) ON o.collection_address = k.c AND o.token_id = k.t AND o.signer = k.s
      WHERE o.is_order_ask AND ${LIVE}
      UNION
-     SELECT ${COLUMNS} FROM orders o JOIN collections c ON c.address = o.collection_address
+     SELECT ${LIVE_ORDER_COLUMNS} FROM orders o JOIN collections c ON c.address = o.collection_address
        JOIN unnest($4::text[], $5::text[]) k(c, s) ON o.collection_address = k.c AND o.signer = k.s
      WHERE o.is_order_ask AND ${LIVE}
      UNION
-     SELECT ${COLUMNS} FROM orders o JOIN collections c ON c.address = o.collection_address
+     SELECT ${LIVE_ORDER_COLUMNS} FROM orders o JOIN collections c ON c.address = o.collection_address
      WHERE NOT o.is_order_ask AND o.signer = ANY($6::text[]) AND ${LIVE}`,
     [
       keys.tokens.map((k) => k.collection),
@@ -99,7 +100,11 @@ export async function findAffectedOrders(sql: SqlRunner, keys: AffectedKeys, now
       nowSeconds.toString(),
     ],
   );
-  return rows.map((r) => ({
+  return rows.map(toLiveOrder);
+}
+
+export function toLiveOrder(r: LiveOrderRow): LiveOrder {
+  return {
     hash: r.hash,
     collection: r.collection_address,
     collectionType: r.ctype,
@@ -111,5 +116,5 @@ export async function findAffectedOrders(sql: SqlRunner, keys: AffectedKeys, now
     price: BigInt(r.price),
     endTime: BigInt(r.end_time),
     status: r.status,
-  }));
+  };
 }

@@ -12,6 +12,7 @@
 import type { SqlRunner } from '../../db/sql-runner.js';
 import { TERMINAL_STATUSES, type OrderStatusName } from '../../domain/order-status.js';
 import type { LiveOrder } from './order-facts.js';
+import { LIVE_ORDER_COLUMNS, toLiveOrder, type LiveOrderRow } from './affected-orders.js';
 import { sqlHex, sqlInt } from './sql-literals.js';
 import { cursorGuardSql, recordFloorsSql, setStatusSql } from './status-sql.js';
 
@@ -28,26 +29,11 @@ export interface UnsettledOrders {
   hashes: string[];
 }
 
-type Row = {
-  hash: string;
-  collection_address: string;
-  ctype: 'ERC721' | 'ERC1155';
-  token_id: string | null;
-  is_order_ask: boolean;
-  signer: string;
-  nonce: string;
-  amount: string;
-  price: string;
-  end_time: string;
-  status: OrderStatusName;
-  checked: string;
-};
+type Row = LiveOrderRow & { checked: string };
 
 export async function findUnsettledOrders(sql: SqlRunner, batchEnd: number): Promise<UnsettledOrders> {
   const rows = await sql.query<Row>(
-    `SELECT o.hash, o.collection_address, c.type::text AS ctype, o.token_id::text AS token_id, o.is_order_ask, o.signer,
-            o.nonce::text AS nonce, o.amount::text AS amount, o.price::text AS price, o.end_time::text AS end_time,
-            o.status::text AS status, o.chain_checked_block::text AS checked
+    `SELECT ${LIVE_ORDER_COLUMNS}, o.chain_checked_block::text AS checked
      FROM orders o JOIN collections c ON c.address = o.collection_address
      WHERE o.chain_checked_block IS NOT NULL`,
   );
@@ -55,19 +41,7 @@ export async function findUnsettledOrders(sql: SqlRunner, batchEnd: number): Pro
   return {
     stale: rows
       .filter((r) => Number(r.checked) < batchEnd && !terminal.has(r.status))
-      .map((r) => ({
-        hash: r.hash,
-        collection: r.collection_address,
-        collectionType: r.ctype,
-        tokenId: r.token_id === null ? null : BigInt(r.token_id),
-        isOrderAsk: r.is_order_ask,
-        signer: r.signer,
-        nonce: BigInt(r.nonce),
-        amount: BigInt(r.amount),
-        price: BigInt(r.price),
-        endTime: BigInt(r.end_time),
-        status: r.status,
-      })),
+      .map(toLiveOrder),
     hashes: rows.map((r) => r.hash),
   };
 }
