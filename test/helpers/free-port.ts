@@ -1,14 +1,3 @@
 // A TCP port that was free a moment ago (the OS picks it), for servers that cannot listen on 0.
-import { createServer } from 'node:net';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+// One implementation: the cluster script's, which the cluster tests already use.
+export { freePort } from '../../scripts/cluster/start-cluster.js';
