@@ -1,8 +1,14 @@
 // Order submission (spec 2.3-2.5, issue 3): one assessment used by the dry run (validateOrder)
 // and by createOrder. The hash is computed here, never taken from the client. Nothing is
-// written for a refused order. An accepted one is stored by one call of the SQL function
-// submit_order (migration 20261123100000_order_submission), one round trip: under a per-(signer,
-// nonce) lock it re-checks the nonce rules, the duplicate and the 20-orders cap, and inserts.
+// written for a refused order. Accepted ones are stored by the SQL function submit_orders
+// (migration 20261124090000_submit_orders_batch), many concurrent submissions per call and per
+// commit (src/db/write-batcher.ts): under a per-(signer, nonce) lock it checks the nonce rules,
+// the duplicate and the 20-orders cap, and inserts.
+//
+// createOrder's fast path (issue 10): the rules that need no database (shape, signature, order
+// rules with the collection's type from a cache) and the chain checks run first, and the nonce
+// state is left to submit_orders, which checks it under the lock anyway. Only a refusal takes the
+// full assessment, the dry run's, so a refused order lists exactly the problems it always did.
 //
 // The submission/indexing race (issue 11 §1): the chain checks are pinned to one block B, and the
 // row stores B (chain_checked_block) until an indexer batch has evaluated it against the chain at
@@ -20,6 +26,8 @@ import { checkOrderRules } from '../domain/order-rules.js';
 import { ECDSA_PROBLEM_CODES } from '../domain/order-signature.js';
 import { strategyKind } from '../domain/networks.js';
 import { Prisma, type Order } from '../generated/prisma/client.js';
+import { submitOrdersIsolated, type OrderInsert, type SubmitResult } from '../db/submit-orders-sql.js';
+import { createWriteBatcher } from '../db/write-batcher.js';
 import type { StatsService } from './stats.js';
 import { nowSeconds, type ServiceDeps } from './deps.js';
 import { OrderRejectedError } from './order-rejected.js';
@@ -46,6 +54,7 @@ interface Assessment extends OrderValidation {
   discovered: DiscoveredCollection | null;
   /** the block the chain checks read at; null when no chain is configured */
   checkedBlock: number | null;
+  collectionType?: CollectionType | null;
 }
 
 /** Test seams for the race tests (test/chain/submission-race.test.ts); unset in production. */
@@ -54,7 +63,14 @@ export interface SubmissionHooks {
   beforeInsert?(hash: string): Promise<void>;
 }
 
-type SubmitRow = { code: string; id: string | number | bigint | null; created_at: Date | string | null; updated_at: Date | string | null };
+type CollectionType = 'ERC721' | 'ERC1155';
+
+/** Inserts in flight at once: one batch committing while the next one fills (measured 1/2/4 in bench/submit-bench.ts). */
+const INSERT_BATCHES_IN_FLIGHT = 2;
+/** The most orders one submit_orders call carries. */
+const INSERT_BATCH_MAX = 128;
+/** Collection types remembered (a type only changes by an operator, and submit_orders re-checks it). */
+const COLLECTION_TYPE_CACHE_MAX = 100_000;
 
 type StateRow = { ctype: 'ERC721' | 'ERC1155' | null; min_nonce: string | null; dead: boolean; same_nonce: number; duplicate: boolean };
 
@@ -65,7 +81,21 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
   const signatures = deps.signatures ?? inlineSignatureVerifier;
   const hooks = deps.submissionHooks;
 
-  async function assess(raw: unknown): Promise<Assessment> {
+  // address -> type of collections seen in the database; entries go when submit_orders says the
+  // type changed, and all at once when the cache is full
+  const collectionTypes = new Map<string, CollectionType>();
+  const rememberType = (address: string, type: CollectionType | null) => {
+    if (!type) return;
+    if (collectionTypes.size >= COLLECTION_TYPE_CACHE_MAX) collectionTypes.clear();
+    collectionTypes.set(address, type);
+  };
+
+  /**
+   * mode 'full': every rule, the nonce state read from the database (the dry run, and every
+   * refusal). mode 'fast': the nonce rules, the duplicate and the cap are left to submit_orders,
+   * and a collection type known to the cache is not read again.
+   */
+  async function assess(raw: unknown, mode: 'full' | 'fast' = 'full'): Promise<Assessment> {
     const parse = parseMakerOrderInput(raw);
     if (!parse.ok) return { hash: null, recoveredSigner: null, valid: false, problems: parse.problems, parsed: null, sig: null, discovered: null, checkedBlock: null };
     const p = parse.value;
@@ -86,18 +116,24 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
     }
     const sigCheck = await signatures.check(order, p.signature, domain, hash);
 
-    // Database state for the rules below, in one statement.
-    const [state] = await sql.query<StateRow>(
-      `SELECT (SELECT type::text FROM collections WHERE address = $1) AS ctype,
-              (SELECT min_nonce::text FROM signer_nonce_state WHERE signer = $2) AS min_nonce,
-              (EXISTS (SELECT 1 FROM dead_nonces WHERE signer = $2 AND nonce = $3)
-                OR EXISTS (SELECT 1 FROM orders WHERE signer = $2 AND nonce = $3 AND status = 'EXECUTED')) AS dead,
-              (SELECT COUNT(*) FROM orders WHERE signer = $2 AND nonce = $3)::int AS same_nonce,
-              EXISTS (SELECT 1 FROM orders WHERE hash = $4) AS duplicate`,
-      [p.collection, p.signer, p.nonce.toString(), hash],
-      'order_submission_state',
-    );
-    let collectionType = state!.ctype;
+    // Database state for the rules below, in one statement (the fast path skips it when the
+    // collection's type is cached: submit_orders checks the rest under its lock).
+    const cachedType = mode === 'fast' ? collectionTypes.get(p.collection) : undefined;
+    let state: StateRow | undefined;
+    if (!cachedType) {
+      [state] = await sql.query<StateRow>(
+        `SELECT (SELECT type::text FROM collections WHERE address = $1) AS ctype,
+                (SELECT min_nonce::text FROM signer_nonce_state WHERE signer = $2) AS min_nonce,
+                (EXISTS (SELECT 1 FROM dead_nonces WHERE signer = $2 AND nonce = $3)
+                  OR EXISTS (SELECT 1 FROM orders WHERE signer = $2 AND nonce = $3 AND status = 'EXECUTED')) AS dead,
+                (SELECT COUNT(*) FROM orders WHERE signer = $2 AND nonce = $3)::int AS same_nonce,
+                EXISTS (SELECT 1 FROM orders WHERE hash = $4) AS duplicate`,
+        [p.collection, p.signer, p.nonce.toString(), hash],
+        'order_submission_state',
+      );
+      rememberType(p.collection, state!.ctype);
+    }
+    let collectionType = cachedType ?? state!.ctype;
     let discovered: DiscoveredCollection | null = null;
     const block = checkedBlock ?? 'latest';
     const onChain = async <T>(fn: () => Promise<T>): Promise<T | null> => {
@@ -138,11 +174,13 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
       }
     }
 
-    // Nonce rules (spec 2.4) and duplicates.
-    if (state!.min_nonce !== null && p.nonce < BigInt(state!.min_nonce)) problems.push(orderProblem('NONCE_TOO_LOW', 'nonce'));
-    if (state!.dead) problems.push(orderProblem('NONCE_USED', 'nonce'));
-    if (state!.duplicate) problems.push(orderProblem('DUPLICATE_ORDER', null));
-    else if (state!.same_nonce >= MAX_ORDERS_PER_NONCE) problems.push(orderProblem('NONCE_CAP_REACHED', 'nonce'));
+    // Nonce rules (spec 2.4) and duplicates (the fast path: in submit_orders).
+    if (mode === 'full' && state) {
+      if (state.min_nonce !== null && p.nonce < BigInt(state.min_nonce)) problems.push(orderProblem('NONCE_TOO_LOW', 'nonce'));
+      if (state.dead) problems.push(orderProblem('NONCE_USED', 'nonce'));
+      if (state.duplicate) problems.push(orderProblem('DUPLICATE_ORDER', null));
+      else if (state.same_nonce >= MAX_ORDERS_PER_NONCE) problems.push(orderProblem('NONCE_CAP_REACHED', 'nonce'));
+    }
 
     // Chain state: the asset and approvals behind the order (refused at submission, like v1).
     if (chain && collectionType && checkedBlock !== null) {
@@ -165,7 +203,7 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
 
     const sig =
       sigCheck.signature && sigCheck.v !== null && sigCheck.r && sigCheck.s ? { signature: sigCheck.signature, v: sigCheck.v, r: sigCheck.r, s: sigCheck.s } : null;
-    return { hash, recoveredSigner: recovered, valid: problems.length === 0, problems, parsed: p, sig, discovered, checkedBlock };
+    return { hash, recoveredSigner: recovered, valid: problems.length === 0, problems, parsed: p, sig, discovered, checkedBlock, collectionType };
   }
 
   /** The dry run: every problem the order has, storing nothing. */
@@ -174,64 +212,28 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
     return { hash, recoveredSigner, valid, problems };
   }
 
-  async function insert(a: Assessment): Promise<Order> {
+  const runInserts = (items: readonly OrderInsert[]) => submitOrdersIsolated(sql, items, MAX_ORDERS_PER_NONCE);
+  const inserts = createWriteBatcher(runInserts, { maxInFlight: INSERT_BATCHES_IN_FLIGHT, maxBatch: INSERT_BATCH_MAX });
+
+  function toInsert(a: Assessment): OrderInsert {
+    const d = a.discovered;
+    return {
+      hash: a.hash!,
+      order: a.parsed!,
+      paramsJson: JSON.stringify(paramsToJson(a.parsed!.params)),
+      sig: a.sig!,
+      checkedBlock: a.checkedBlock,
+      collectionType: a.collectionType!,
+      discovered: d ? { owner: d.owner ?? null, name: d.name ?? null, symbol: d.symbol ?? null } : null,
+    };
+  }
+
+  function storedOrder(a: Assessment, row: SubmitResult): Order {
     const p = a.parsed!;
     const sig = a.sig!;
-    const d = a.discovered;
-    const now = deps.now();
-    const paramsList = paramsToJson(p.params);
-    let row: SubmitRow | undefined;
-    try {
-      [row] = await sql.query<SubmitRow>(
-        `SELECT code, id::text AS id, created_at, updated_at
-         FROM submit_order($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
-        [
-          a.hash,
-          p.collection,
-          p.tokenId === null ? null : p.tokenId.toString(),
-          p.isOrderAsk,
-          p.signer,
-          p.strategy,
-          p.currency,
-          p.amount.toString(),
-          p.price.toString(),
-          p.nonce.toString(),
-          p.startTime.toString(),
-          p.endTime.toString(),
-          Number(p.minPercentageToAsk),
-          p.encodedParams,
-          JSON.stringify(paramsList),
-          sig.signature,
-          sig.v,
-          sig.r,
-          sig.s,
-          a.checkedBlock,
-          MAX_ORDERS_PER_NONCE,
-          d?.type ?? null,
-          d ? (d.owner ?? '0x0000000000000000000000000000000000000000') : null,
-          d?.name ?? null,
-          d?.symbol ?? null,
-          now.toISOString(),
-          // no floor point inside submit_order: recordFloor below runs the time catch-up first
-          // (src/db/floor-sql.ts), which a row written here would skip
-          [],
-        ],
-        'order_submission_insert',
-      );
-    } catch (err) {
-      // Two identical orders racing cannot both pass the duplicate check (same signer and nonce,
-      // same lock), but the unique hash index stays the last word.
-      if ((err as { code?: string }).code === '23505') throw new OrderRejectedError([orderProblem('DUPLICATE_ORDER', null)], a.hash);
-      throw err;
-    }
-    if (!row) throw new Error('submit_order returned no row');
-    if (row.code !== 'OK') {
-      const field = row.code === 'DUPLICATE_ORDER' ? null : 'nonce';
-      throw new OrderRejectedError([orderProblem(row.code as OrderProblemCode, field)], a.hash);
-    }
     const dec = (v: bigint) => new Prisma.Decimal(v.toString());
     return {
-      id: BigInt(row.id!),
+      id: row.id!,
       hash: a.hash!,
       collectionAddress: p.collection,
       tokenId: p.tokenId === null ? null : dec(p.tokenId),
@@ -246,24 +248,47 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
       endTime: p.endTime,
       minPercentageToAsk: Number(p.minPercentageToAsk),
       params: p.encodedParams,
-      paramsList: paramsList as Prisma.JsonValue,
+      paramsList: paramsToJson(p.params) as Prisma.JsonValue,
       status: 'VALID',
       signature: sig.signature,
       v: sig.v,
       r: sig.r,
       s: sig.s,
-      createdAt: new Date(row.created_at!),
-      updatedAt: new Date(row.updated_at!),
+      createdAt: row.createdAt!,
+      updatedAt: row.updatedAt!,
       chainCheckedBlock: a.checkedBlock === null ? null : BigInt(a.checkedBlock),
     };
   }
 
-  /** Verifies and stores one maker order; throws OrderRejectedError listing every problem. */
-  async function createOrder(raw: unknown): Promise<Order> {
-    const a = await assess(raw);
-    if (!a.valid) throw new OrderRejectedError(a.problems, a.hash);
-    await hooks?.beforeInsert?.(a.hash!);
-    const order = await insert(a);
+  /** The fast assessment, or the full one when the fast one found a problem (its exact list). */
+  async function assessForCreate(raw: unknown): Promise<Assessment> {
+    const a = await assess(raw, 'fast');
+    if (a.valid) return a;
+    const full = await assess(raw, 'full');
+    if (!full.valid) throw new OrderRejectedError(full.problems, full.hash);
+    return full; // the cached collection type was stale
+  }
+
+  /**
+   * What submit_orders answered, made final: a refusal is re-assessed in full (so it lists every
+   * problem, as the dry run would); a changed collection type is tried once more with the new one.
+   */
+  async function settle(raw: unknown, a: Assessment, result: SubmitResult | Error, retry: boolean): Promise<Order> {
+    if (result instanceof Error) throw result;
+    if (result.code === 'OK') {
+      const order = storedOrder(a, result);
+      await afterInsert(order);
+      return order;
+    }
+    collectionTypes.delete(a.parsed!.collection);
+    const full = await assess(raw, 'full');
+    if (!full.valid) throw new OrderRejectedError(full.problems, full.hash);
+    if (result.code === 'COLLECTION_CHANGED' && retry) return settle(raw, full, await inserts.add(toInsert(full)), false);
+    const code = result.code === 'COLLECTION_CHANGED' ? 'UNKNOWN_COLLECTION' : result.code;
+    throw new OrderRejectedError([orderProblem(code as OrderProblemCode, code === 'DUPLICATE_ORDER' ? null : code === 'UNKNOWN_COLLECTION' ? 'collection' : 'nonce')], a.hash);
+  }
+
+  async function afterInsert(order: Order): Promise<void> {
     // A live standard-sale listing can move the floor: record it after the time-driven floor
     // changes up to now, under the floor lock; concurrent asks share one write (stats.ts).
     if (order.isOrderAsk && network.strategies.standardSale.includes(order.strategy)) await stats.recordFloorSoon(order.collectionAddress);
@@ -278,21 +303,36 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
       at: deps.now().toISOString(),
       blockNumber: null,
     });
-    return order;
   }
 
-  /** Up to MAX_BATCH orders, each accepted or refused on its own, results in input order. */
+  /** Verifies and stores one maker order; throws OrderRejectedError listing every problem. */
+  async function createOrder(raw: unknown): Promise<Order> {
+    const a = await assessForCreate(raw);
+    await hooks?.beforeInsert?.(a.hash!);
+    return settle(raw, a, await inserts.add(toInsert(a)), true);
+  }
+
+  /**
+   * Up to MAX_BATCH orders, each accepted or refused on its own, results in input order. They are
+   * assessed concurrently and stored by one submit_orders call, which decides orders on one nonce
+   * in input order.
+   */
   async function createOrders(raws: unknown[]): Promise<(Order | OrderRejectedError)[]> {
-    const results: (Order | OrderRejectedError)[] = [];
-    for (const raw of raws) {
-      try {
-        results.push(await createOrder(raw));
-      } catch (err) {
-        if (err instanceof OrderRejectedError) results.push(err);
-        else throw err;
-      }
-    }
-    return results;
+    const assessed = await Promise.all(raws.map((raw) => assessForCreate(raw).catch((err: unknown) => err)));
+    const ready = assessed.flatMap((a, i) => (a instanceof Error ? [] : [{ i, a: a as Assessment }]));
+    for (const { a } of ready) await hooks?.beforeInsert?.(a.hash!);
+    const stored = ready.length ? await runInserts(ready.map(({ a }) => toInsert(a))) : [];
+    const results: (Order | OrderRejectedError | unknown)[] = [...assessed];
+    await Promise.all(
+      ready.map(({ i, a }, k) =>
+        settle(raws[i], a, stored[k]!, true).then(
+          (order) => (results[i] = order),
+          (err: unknown) => (results[i] = err),
+        ),
+      ),
+    );
+    for (const r of results) if (!(r instanceof OrderRejectedError) && r instanceof Error) throw r;
+    return results as (Order | OrderRejectedError)[];
   }
 
   return { validateOrder, createOrder, createOrders };

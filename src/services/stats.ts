@@ -74,6 +74,9 @@ SELECT t.address, 'tail', e.idx, t.volume, t.count
      GROUP BY 1) t`;
 
 type Sums = { volume: bigint; count: bigint };
+/** The least time between the starts of two grouped floor writes (recordFloorSoon). */
+const FLOOR_WRITE_SPACING_MS = 25;
+
 const ZERO: Sums = { volume: 0n, count: 0n };
 const add = (a: Sums, b: Sums): Sums => ({ volume: a.volume + b.volume, count: a.count + b.count });
 const sub = (a: Sums, b: Sums): Sums => ({ volume: a.volume - b.volume, count: a.count - b.count });
@@ -213,13 +216,20 @@ export function createStatsService(deps: ServiceDeps) {
   // Group floor writes: every submission waits for its collection's floor to be recorded, but the
   // submissions that arrive while one write runs share the next one (one lock, one catch-up, one
   // statement for all their collections) instead of queueing one by one on the floor lock.
+  // Writes start at most every FLOOR_WRITE_SPACING_MS: a write costs PostgreSQL about 2 ms of CPU
+  // whatever it carries (the catch-up is planned each time), so under a stream of listings the
+  // spacing, not the write's own latency, sets how many there are (bench/submit-sql-cost.ts).
   let pending = new Set<string>();
   let next: Promise<void> | null = null;
   let running: Promise<void> = Promise.resolve();
+  let lastStart = -Infinity;
   function recordFloorSoon(collection: string): Promise<void> {
     pending.add(collection);
     if (!next) {
       next = running.then(async () => {
+        const wait = lastStart + FLOOR_WRITE_SPACING_MS - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        lastStart = performance.now();
         const batch = [...pending];
         pending = new Set();
         next = null;

@@ -224,6 +224,45 @@ describe(`order submission (${backendName})`, () => {
     expect(tooMany.errors?.[0]?.extensions?.code).toMatch(/BAD_REQUEST|QUERY_TOO_COMPLEX/);
   });
 
+  it('decides the orders of one createOrders call on one nonce in input order: 20 stored, the rest NONCE_CAP_REACHED', async () => {
+    const w = Wallet.createRandom() as unknown as Wallet;
+    const inputs = await Promise.all(Array.from({ length: 25 }, (_, i) => sign(base({ signer: w.address, nonce: '3', tokenId: String(2000 + i) }), w)));
+    const r = await app.gql(`mutation($inputs: [MakerOrderInput!]!) { createOrders(inputs: $inputs) { __typename ... on OrderRejected { code problems { code field } } } }`, { inputs });
+    const out = (r.data as any).createOrders;
+    expect(out.slice(0, 20).every((x: any) => x.__typename === 'CreateOrderSuccess')).toBe(true);
+    expect(out.slice(20).map((x: any) => x.problems)).toEqual(Array(5).fill([{ code: 'NONCE_CAP_REACHED', field: 'nonce' }]));
+    expect(await app.db.prisma.order.count({ where: { signer: w.address, nonce: '3' } })).toBe(20);
+  });
+
+  it('stores concurrent submissions together and refuses the one at fault alone, with the full problem list', async () => {
+    const w = Wallet.createRandom() as unknown as Wallet;
+    await app.db.prisma.signerNonceState.create({ data: { signer: w.address, minNonce: '5' } });
+    const bodies = await Promise.all(Array.from({ length: 12 }, (_, i) => sign(base({ signer: w.address, nonce: String(i === 6 ? 2 : 10 + i), tokenId: String(3000 + i) }), w)));
+    const results = await Promise.all(bodies.map((b) => post(b)));
+    expect(results.map((r) => r.status)).toEqual(bodies.map((_, i) => (i === 6 ? 400 : 201)));
+    // the refusal is what the dry run says: the same problems, in the same order
+    const dry = await app.rest('/api/v1/orders/validate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(bodies[6]) });
+    expect(results[6]!.body.errors.map((e: any) => e.code)).toEqual(dry.body.data.problems.map((p: any) => p.code));
+    expect(results[6]!.body.errors.map((e: any) => e.code)).toEqual(['NONCE_TOO_LOW']);
+    expect(await app.db.prisma.order.count({ where: { signer: w.address } })).toBe(11);
+  });
+
+  it('follows an operator changing a collection type after orders were accepted for it', async () => {
+    const address = '0x' + 'c4'.repeat(20);
+    await app.services.collections.upsertCollection({ address, type: 'ERC721', name: 'Shifty' });
+    expect((await post(await sign(base({ collection: address, tokenId: '1' })))).status).toBe(201); // the type is now remembered
+    await app.services.collections.upsertCollection({ address, type: 'ERC1155' });
+    // amount 2 is refused for an ERC-721 and fine for an ERC-1155: the stored type decides
+    const two = await post(await sign(base({ collection: address, tokenId: '2', amount: '2' })));
+    expect(two.status).toBe(201);
+    await app.services.collections.upsertCollection({ address, type: 'ERC721' });
+    const again = await post(await sign(base({ collection: address, tokenId: '3', amount: '2' })));
+    expect(again.status).toBe(400);
+    const dry = await app.rest('/api/v1/orders/validate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await sign(base({ collection: address, tokenId: '3', amount: '2' }))) });
+    expect(again.body.errors.map((e: any) => e.code)).toEqual(dry.body.data.problems.map((p: any) => p.code));
+    expect(again.body.errors.map((e: any) => e.code)).toEqual(['INVALID_AMOUNT']);
+  });
+
   it('validates without storing: hash and recovered signer whatever else is wrong, EXPIRED included', async () => {
     const expired = await sign(base({ tokenId: '41', startTime: NOW - 1000, endTime: NOW - 10 }));
     const before = await orderCount();
