@@ -8,7 +8,7 @@
 // - a path nothing serves gets the 404 envelope instead of an empty answer.
 import type { Plugin } from 'graphql-yoga';
 import { fail } from '../rest/envelope.js';
-import { noteReplacedRequest } from './request-context.js';
+import { noteReplacedRequest, noteBufferedBody } from './request-context.js';
 
 export interface RequestGuardOptions {
   maxBodyBytes: number;
@@ -80,6 +80,7 @@ export function useRequestGuards(opts: RequestGuardOptions): Plugin {
       headers.set('content-length', String(bytes.byteLength));
       const buffered = new fetchAPI.Request(request.url, { method: request.method, headers, body: bytes as BodyInit, signal: request.signal });
       noteReplacedRequest(request, buffered);
+      noteBufferedBody(buffered, bytes);
       setRequest(buffered);
     },
     onResponse({ request, response, setResponse }) {

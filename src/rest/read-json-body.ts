@@ -1,8 +1,12 @@
 // Reads a JSON request body with a size limit (also for bodies sent without Content-Length).
+import { bufferedBody } from '../http/request-context.js';
 import { fail } from './envelope.js';
 import { RestFailure } from './execute.js';
 
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  // Read already, within the limit, by the body guard (src/http/request-guards.ts).
+  const guarded = bufferedBody(request);
+  if (guarded) return parseJson(Buffer.from(guarded.buffer, guarded.byteOffset, guarded.byteLength).toString('utf8'));
   const reader = request.body?.getReader();
   if (!reader) throw new RestFailure(fail(400, 'A JSON request body is required'));
   const chunks: Uint8Array[] = [];
@@ -17,7 +21,10 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return parseJson(Buffer.concat(chunks).toString('utf8'));
+}
+
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -45,7 +45,7 @@ export function createOrderService(deps: ServiceDeps) {
 
   async function assertCursorsExist(q: OrderQuery) {
     const wanted = [q.cursor, q.before].filter((h): h is string => h !== undefined);
-    const found = await sql.query<{ hash: string }>('SELECT hash FROM orders WHERE hash = ANY($1::text[])', [wanted]);
+    const found = await sql.query<{ hash: string }>('SELECT hash FROM orders WHERE hash = ANY($1::char(66)[])', [wanted]);
     const known = new Set(found.map((f) => f.hash));
     for (const h of wanted) {
       if (!known.has(h)) throw new ServiceError('INVALID_CURSOR', `pagination cursor ${h} is not the hash of a known order`);
