@@ -7,7 +7,7 @@
 // and settles them (chain_checked_block = NULL) in the batch's transaction. A row committed after
 // the scan stays unsettled for the next batch. Later blocks reach a settled row through the usual
 // affected-order scan, which sees it from then on. Nonce facts (cancels, minimum nonces, fills)
-// need no chain read: the batch script and submit_order serialise on ORDER_WRITE_LOCK_SQL, so the
+// need no chain read: the batch script and submit_orders serialise on ORDER_WRITE_LOCK_SQL, so the
 // SQL of one sees what the other committed.
 import type { SqlRunner } from '../../db/sql-runner.js';
 import { TERMINAL_STATUSES, type OrderStatusName } from '../../domain/order-status.js';
@@ -17,7 +17,7 @@ import { sqlHex, sqlInt } from './sql-literals.js';
 import { cursorGuardSql, recordFloorsSql, setStatusSql } from './status-sql.js';
 
 /**
- * The batch script's first statement: the exclusive side of the lock submit_order takes shared
+ * The batch script's first statement: the exclusive side of the lock submit_orders takes shared
  * (key 72707372 per database, migration 20261123100000_order_submission).
  */
 export const ORDER_WRITE_LOCK_SQL = 'SELECT pg_advisory_xact_lock(72707372, hashtext(current_database()))';
