@@ -30,29 +30,20 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { MaxUint256, getAddress, type Wallet } from 'ethers';
+import { MaxUint256, type Wallet } from 'ethers';
 import { boot } from '../src/app.js';
 import { createIndexer } from '../src/chain/indexer/indexer.js';
 import { createIndexerProvider } from '../src/chain/indexer/indexer-provider.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
-import { prng } from '../src/db/prng.js';
-import { signedOrderRow } from '../src/db/signed-order-row.js';
-import { exchangeDomain, type MakerOrder } from '../src/domain/maker-order.js';
-import { resolveNetwork } from '../src/domain/networks.js';
-import { encodeParams } from '../src/domain/order-params.js';
 import { createLogger } from '../src/logger.js';
+import { COLLECTION_OFFER, createOrderBook, ETH, STANDARD, startBenchChain, type Send } from './chain-scenario.js';
 import { createBenchDatabase, onCleanup, runBench } from './helpers.js';
-import { deployTestContracts } from '../test/helpers/evm/deploy.js';
-import { startLocalEvm } from '../test/helpers/evm/local-evm.js';
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
-const STANDARD = getAddress('0x' + '5a'.repeat(20));
-const COLLECTION_OFFER = getAddress('0x' + '6b'.repeat(20));
 const TOKENS = 400;
 const IDS_1155 = [1n, 2n, 3n, 4n, 5n];
-const ETH = 10n ** 18n;
 
 const { values } = parseArgs({
   options: {
@@ -84,41 +75,14 @@ const round = (n: number, d = 1) => Number(n.toFixed(d));
 
 async function main() {
   const t0 = performance.now();
-  const evm = await startLocalEvm();
-  onCleanup(() => evm.stop());
-  const c = await deployTestContracts(evm);
-  const network = resolveNetwork(31337, {
-    exchange: c.addresses.exchange,
-    weth: c.addresses.weth,
-    transferManagerERC721: c.addresses.transferManager721,
-    transferManagerERC1155: c.addresses.transferManager1155,
-    standardSale: [STANDARD],
-    collectionOffer: [COLLECTION_OFFER],
-  });
-  const rnd = prng(4);
+  const chain = await startBenchChain(4);
+  const { evm, c, network, rnd, opts } = chain;
   const minter = evm.wallets[0]!;
   const accounts = evm.wallets.slice(2, 20);
-  const fee = await evm.provider.getFeeData();
-  const gas = { gasLimit: 400_000n, maxFeePerGas: fee.maxFeePerGas! * 4n, maxPriorityFeePerGas: fee.maxPriorityFeePerGas! };
-  const nonces = new Map<string, number>();
-  for (const w of [minter, ...accounts]) nonces.set(w.address, await evm.provider.getTransactionCount(w.address));
-  const opts = (w: Wallet) => {
-    const nonce = nonces.get(w.address)!;
-    nonces.set(w.address, nonce + 1);
-    return { ...gas, nonce };
-  };
-  const rpc = (m: string, p: unknown[] = []) => evm.provider.send(m, p);
-  /** Sends every transaction of one block, then mines it. */
-  async function block(sends: (() => Promise<unknown>)[]) {
-    await rpc('evm_setAutomine', [false]);
-    await Promise.all(sends.map((s) => s()));
-    await rpc('evm_mine');
-    await rpc('evm_setAutomine', [true]);
-  }
 
   // ---- setup: holdings, approvals, WETH --------------------------------------------------
   const owner721 = new Map<number, Wallet>();
-  const sends: (() => Promise<unknown>)[] = [];
+  const sends: Send[] = [];
   for (let id = 1; id <= TOKENS; id++) {
     const to = accounts[id % accounts.length]!;
     owner721.set(id, to);
@@ -135,57 +99,21 @@ async function main() {
     sends.push(() => c.weth.connect(w).deposit({ value: 100n * ETH, ...opts(w) }));
     sends.push(() => c.weth.connect(w).approve(network.exchange, MaxUint256, opts(w)));
   }
-  for (let i = 0; i < sends.length; i += 100) await block(sends.slice(i, i + 100));
+  await chain.blocks(sends);
 
   // ---- orders (signed once, stored in every benchmark database) ---------------------------
-  const now = (await evm.provider.getBlock('latest'))!.timestamp;
-  const domain = exchangeDomain(31337, network.exchange);
-  const orderNonce = new Map<string, bigint>();
-  const nextNonce = (w: Wallet) => {
-    const n = orderNonce.get(w.address) ?? 0n;
-    orderNonce.set(w.address, n + 1n);
-    return n;
-  };
-  type Listed = { hash: string; signer: Wallet; tokenId: number; nonce: bigint; price: bigint };
-  const listings = new Map<number, Listed>();
-  const rows: Awaited<ReturnType<typeof signedOrderRow>>[] = [];
-  const make = async (w: Wallet, o: Partial<Omit<MakerOrder, 'tokenId'>> & { collection: string; tokenId: bigint | null }) => {
-    const order: MakerOrder = {
-      isOrderAsk: true,
-      signer: w.address,
-      price: (BigInt(rnd.int(1, 100)) * ETH) / 100n,
-      amount: 1n,
-      strategy: STANDARD,
-      currency: network.weth,
-      nonce: nextNonce(w),
-      startTime: BigInt(now - 3600),
-      endTime: BigInt(now + 30 * 86_400),
-      minPercentageToAsk: 9800n,
-      params: encodeParams([]),
-      ...o,
-      tokenId: o.tokenId ?? 0n,
-    };
-    const row = await signedOrderRow(w, domain, order, { tokenId: o.tokenId });
-    rows.push(row);
-    return { row, order };
-  };
-  for (let id = 1; id <= TOKENS; id++) {
-    const w = owner721.get(id)!;
-    const { row, order } = await make(w, { collection: c.addresses.erc721, tokenId: BigInt(id) });
-    listings.set(id, { hash: row.hash, signer: w, tokenId: id, nonce: order.nonce, price: order.price });
-  }
+  const now = await chain.chainNow();
+  const book = createOrderBook(chain, now, 30);
+  const { rows, listings, orderNonce, make } = book;
+  await book.listTokens(owner721);
   for (const w of accounts) {
     for (const id of IDS_1155) await make(w, { collection: c.addresses.erc1155, tokenId: id, amount: BigInt(rnd.int(2, 8)) });
-    for (let k = 0; k < 5; k++) await make(w, { isOrderAsk: false, collection: c.addresses.erc721, tokenId: null, strategy: COLLECTION_OFFER, price: (BigInt(rnd.int(10, 300)) * ETH) / 100n });
+    for (let k = 0; k < 5; k++) await book.offer(w);
   }
 
   // ---- random traffic ---------------------------------------------------------------------
   const firstTrafficBlock = (await evm.provider.getBlockNumber()) + 1;
-  const other = (w: Wallet) => {
-    let x = w;
-    while (x === w) x = rnd.pick(accounts);
-    return x;
-  };
+  const other = (w: Wallet) => chain.other(accounts, w);
   for (let b = 0; b < BLOCKS; b++) {
     const txs: (() => Promise<unknown>)[] = [];
     for (let k = 0; k < PER_BLOCK; k++) {
@@ -227,18 +155,13 @@ async function main() {
         listings.delete(id);
         const buyer = other(l.signer);
         owner721.set(id, buyer);
-        txs.push(() =>
-          c.exchange.connect(buyer).fillAsk(
-            { orderHash: l.hash, orderNonce: l.nonce, maker: l.signer.address, strategy: STANDARD, currency: network.weth, collection: c.addresses.erc721, tokenId: id, amount: 1n, price: l.price, isERC1155: false },
-            opts(buyer),
-          ),
-        );
+        txs.push(book.fill(l, buyer));
       }
     }
-    await block(txs);
+    await chain.block(txs);
   }
   const head = await evm.provider.getBlockNumber();
-  const txCount = [...nonces.values()].reduce((s, n) => s + n, 0);
+  const txCount = chain.sentCount();
   console.log(`chain ready in ${round((performance.now() - t0) / 1000)} s: ${head + 1} blocks (${head - firstTrafficBlock + 1} of random traffic, ${PER_BLOCK} tx each), ${rows.length} orders, ${txCount} transactions sent in total`);
 
   // ---- throughput ---------------------------------------------------------------------------
@@ -299,7 +222,8 @@ async function main() {
     RATE_LIMIT_PER_MINUTE: '0',
     SIGNATURE_WORKERS: '0',
   };
-  const running = await boot(loadConfig(env), createLogger('silent'), { db: last!.db });
+  // the bench drives its own indexer (confirmations 0): the app must not start one that takes the lease
+  const running = await boot(loadConfig(env), createLogger('silent'), { db: last!.db, indexer: false });
   const provider = createIndexerProvider(evm.rpcUrl, 31337);
   onCleanup(async () => provider.destroy());
   const indexer = createIndexer({ db: last!.db, provider, network, startBlock: 0, confirmations: 0, batchSize: 100, now: () => new Date() });

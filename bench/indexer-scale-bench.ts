@@ -16,32 +16,24 @@
 // The EVM (Hardhat in this process) serves eth_getLogs/eth_call from the same Node process, so its
 // CPU time is part of every figure. Databases are dropped at the end. Results also go to
 // bench/results/indexer-scale-<timestamp>.json.
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { JsonRpcProvider, MaxUint256, getAddress, type Wallet } from 'ethers';
-import pg from 'pg';
+import { JsonRpcProvider, MaxUint256, type Wallet } from 'ethers';
 import { boot } from '../src/app.js';
 import { createIndexer } from '../src/chain/indexer/indexer.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
-import { prng } from '../src/db/prng.js';
-import { signedOrderRow } from '../src/db/signed-order-row.js';
-import { exchangeDomain, MAKER_ORDER_TYPES, type MakerOrder } from '../src/domain/maker-order.js';
-import { resolveNetwork } from '../src/domain/networks.js';
+import { exchangeDomain, MAKER_ORDER_TYPES } from '../src/domain/maker-order.js';
 import { encodeParams } from '../src/domain/order-params.js';
 import { createLogger } from '../src/logger.js';
-import { deployTestContracts } from '../test/helpers/evm/deploy.js';
-import { startLocalEvm } from '../test/helpers/evm/local-evm.js';
+import { COLLECTION_OFFER, createOrderBook, ETH, STANDARD, startBenchChain, type Listing } from './chain-scenario.js';
+import { createBenchDatabase, onCleanup, runBench } from './helpers.js';
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
-const STANDARD = getAddress('0x' + '5a'.repeat(20));
-const COLLECTION_OFFER = getAddress('0x' + '6b'.repeat(20));
 const TOKENS = 200;
-const ETH = 10n ** 18n;
 
 const { values } = parseArgs({
   options: {
@@ -66,22 +58,6 @@ const POLL_MS = Number(values['poll-ms']);
 const BATCH = Number(values['batch-size']);
 const PG_URL = values['pg-url']!;
 
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanup() {
-  while (cleanups.length) await cleanups.pop()!().catch((e) => console.error('cleanup failed:', e));
-}
-process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round = (n: number, d = 1) => Number(n.toFixed(d));
 
@@ -104,42 +80,11 @@ class CountingProvider extends JsonRpcProvider {
 
 async function main() {
   const t0 = performance.now();
-  const evm = await startLocalEvm();
-  cleanups.push(() => evm.stop());
-  const c = await deployTestContracts(evm);
-  const network = resolveNetwork(31337, {
-    exchange: c.addresses.exchange,
-    weth: c.addresses.weth,
-    transferManagerERC721: c.addresses.transferManager721,
-    transferManagerERC1155: c.addresses.transferManager1155,
-    standardSale: [STANDARD],
-    collectionOffer: [COLLECTION_OFFER],
-  });
-  const rnd = prng(11);
+  const chain = await startBenchChain(11);
+  const { evm, c, network, rnd, opts, block, other } = chain;
   const minter = evm.wallets[0]!;
   const traders = evm.wallets.slice(2, 12); // have orders
   const idle = evm.wallets.slice(12, 20); // never have orders: their WETH traffic is noise
-  const fee = await evm.provider.getFeeData();
-  const gas = { gasLimit: 400_000n, maxFeePerGas: fee.maxFeePerGas! * 4n, maxPriorityFeePerGas: fee.maxPriorityFeePerGas! };
-  const nonces = new Map<string, number>();
-  for (const w of [minter, ...traders, ...idle]) nonces.set(w.address, await evm.provider.getTransactionCount(w.address));
-  const opts = (w: Wallet) => {
-    const nonce = nonces.get(w.address)!;
-    nonces.set(w.address, nonce + 1);
-    return { ...gas, nonce };
-  };
-  const rpc = (m: string, p: unknown[] = []) => evm.provider.send(m, p);
-  async function block(sends: (() => Promise<unknown>)[]) {
-    await rpc('evm_setAutomine', [false]);
-    await Promise.all(sends.map((s) => s()));
-    await rpc('evm_mine');
-    await rpc('evm_setAutomine', [true]);
-  }
-  const other = (list: Wallet[], w: Wallet) => {
-    let x = w;
-    while (x === w) x = rnd.pick(list);
-    return x;
-  };
 
   // ---- setup --------------------------------------------------------------------------------
   const owner721 = new Map<number, Wallet>();
@@ -158,46 +103,14 @@ async function main() {
     setup.push(() => c.weth.connect(w).deposit({ value: 1000n * ETH, ...opts(w) }));
     setup.push(() => c.weth.connect(w).approve(network.exchange, MaxUint256, opts(w)));
   }
-  for (let i = 0; i < setup.length; i += 100) await block(setup.slice(i, i + 100));
+  await chain.blocks(setup);
 
-  const now = (await evm.provider.getBlock('latest'))!.timestamp;
-  const domain = exchangeDomain(31337, network.exchange);
-  const orderNonce = new Map<string, bigint>();
-  const nextNonce = (w: Wallet) => {
-    const n = orderNonce.get(w.address) ?? 0n;
-    orderNonce.set(w.address, n + 1n);
-    return n;
-  };
-  type Listed = { hash: string; signer: Wallet; tokenId: number; nonce: bigint; price: bigint };
-  const listings = new Map<number, Listed>();
-  const rows: Awaited<ReturnType<typeof signedOrderRow>>[] = [];
-  const make = async (w: Wallet, o: Partial<Omit<MakerOrder, 'tokenId'>> & { collection: string; tokenId: bigint | null }) => {
-    const order: MakerOrder = {
-      isOrderAsk: true,
-      signer: w.address,
-      price: (BigInt(rnd.int(1, 100)) * ETH) / 100n,
-      amount: 1n,
-      strategy: STANDARD,
-      currency: network.weth!,
-      nonce: nextNonce(w),
-      startTime: BigInt(now - 3600),
-      endTime: BigInt(now + 365 * 86_400),
-      minPercentageToAsk: 9800n,
-      params: encodeParams([]),
-      ...o,
-      tokenId: o.tokenId ?? 0n,
-    };
-    const row = await signedOrderRow(w, domain, order, { tokenId: o.tokenId });
-    rows.push(row);
-    return { row, order };
-  };
-  for (let id = 1; id <= TOKENS; id++) {
-    const w = owner721.get(id)!;
-    const { row, order } = await make(w, { collection: c.addresses.erc721, tokenId: BigInt(id) });
-    listings.set(id, { hash: row.hash, signer: w, tokenId: id, nonce: order.nonce, price: order.price });
-  }
+  const now = await chain.chainNow();
+  const book = createOrderBook(chain, now, 365);
+  const { rows, listings, orderNonce } = book;
+  await book.listTokens(owner721);
   for (const w of traders) {
-    for (let k = 0; k < 3; k++) await make(w, { isOrderAsk: false, collection: c.addresses.erc721, tokenId: null, strategy: COLLECTION_OFFER, price: (BigInt(rnd.int(10, 300)) * ETH) / 100n });
+    for (let k = 0; k < 3; k++) await book.offer(w);
   }
 
   // ---- phase A: mixed load ------------------------------------------------------------------
@@ -237,12 +150,7 @@ async function main() {
         listings.delete(id);
         const buyer = other(traders, l.signer);
         owner721.set(id, buyer);
-        txs.push(() =>
-          c.exchange.connect(buyer).fillAsk(
-            { orderHash: l.hash, orderNonce: l.nonce, maker: l.signer.address, strategy: STANDARD, currency: network.weth!, collection: c.addresses.erc721, tokenId: id, amount: 1n, price: l.price, isERC1155: false },
-            opts(buyer),
-          ),
-        );
+        txs.push(book.fill(l, buyer));
       }
     }
     await block(txs);
@@ -268,13 +176,9 @@ async function main() {
   console.log(`chain ready in ${round((performance.now() - t0) / 1000)} s: ${wethTo + 1} blocks, ${rows.length} orders`);
 
   // ---- throughput -------------------------------------------------------------------------------
-  const name = `mkt_idx_scale_${randomBytes(4).toString('hex')}`;
-  await admin(`CREATE DATABASE ${name}`);
-  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const db: Database = await openDatabase({ databaseUrl: url.toString(), poolSize: 8 });
-  cleanups.push(() => db.close());
+  const created = await createBenchDatabase('postgres', { prefix: 'idx_scale', pgUrl: PG_URL });
+  const db: Database = await openDatabase({ databaseUrl: created.url, poolSize: 8 });
+  onCleanup(() => db.close());
   await migrate(db.sql);
   await db.prisma.collection.createMany({
     data: [
@@ -284,7 +188,7 @@ async function main() {
   });
   await db.prisma.order.createMany({ data: rows });
   const provider = new CountingProvider(evm.rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1, batchStallTime: 0 });
-  cleanups.push(async () => provider.destroy());
+  onCleanup(async () => provider.destroy());
   const indexer = createIndexer({ db, provider, network, startBlock: 0, confirmations: 0, batchSize: BATCH, now: () => new Date(now * 1000) });
   // setup blocks first (not timed)
   await indexer.backfill(0, mixedFrom - 1);
@@ -314,7 +218,7 @@ async function main() {
 
   // ---- lag under a steady submission load ---------------------------------------------------------
   const env = {
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: created.url!,
     CHAIN_ID: '31337',
     RPC_URL: evm.rpcUrl,
     EXCHANGE_ADDRESS: network.exchange!,
@@ -336,11 +240,12 @@ async function main() {
   // every trader approves again (phase A toggled approvals) so listings can be valid
   await block(traders.map((w) => () => c.erc721.connect(w).setApprovalForAll(network.transferManagerERC721, true, opts(w))));
   const running = await boot(loadConfig(env), createLogger('silent'), { db });
-  cleanups.push(() => running.close());
+  onCleanup(() => running.close());
   // steady submissions: ERC-1155 asks by traders, fresh nonces
   let submitting = true;
   const submitted = { ok: 0, rejected: 0 };
-  const chainNow = (await evm.provider.getBlock('latest'))!.timestamp;
+  const chainNow = await chain.chainNow();
+  const domain = exchangeDomain(31337, network.exchange);
   const submitLoop = (async () => {
     let n = 0;
     const interval = 1000 / SUBMIT_RATE;
@@ -385,11 +290,11 @@ async function main() {
     await new Promise((r) => setTimeout(r, 50));
   }
   const candidates = [...listings.values()].filter((l) => owner721.get(l.tokenId) === l.signer);
-  const eligible: Listed[] = [];
+  const eligible: Listing[] = [];
   for (const l of candidates) if ((await statusOf(l.hash)) === 'VALID') eligible.push(l);
   if (!eligible.length) throw new Error('no VALID listing left to measure the lag with');
   const lags: number[] = [];
-  const moveAndWait = async (from: Wallet, to: Wallet, l: Listed, expect: string) => {
+  const moveAndWait = async (from: Wallet, to: Wallet, l: Listing, expect: string) => {
     await c.erc721.connect(from).transferFrom(from.address, to.address, l.tokenId, opts(from));
     const mined = performance.now();
     for (;;) {
@@ -426,8 +331,4 @@ async function main() {
   console.log(`results: ${path.relative(process.cwd(), file)}`);
 }
 
-try {
-  await main();
-} finally {
-  await cleanup();
-}
+await runBench(main);
