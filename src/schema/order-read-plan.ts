@@ -100,5 +100,5 @@ export function orderReadPlan(info: GraphQLResolveInfo): OrderReadPlan {
   const collectionColumns = collection
     ? columnsFor(fieldsOf(subsets(collection), info).keys(), COLLECTION_FIELD_COLUMNS, COLLECTION_COLUMNS, ALL_COLLECTION_COLUMNS, [])
     : null;
-  return { orderColumns, collectionColumns };
+  return { orderColumns, collectionColumns, count: connection.has('totalCount') };
 }

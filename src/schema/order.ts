@@ -79,8 +79,24 @@ export const Order = builder.prismaObject('Order', {
   }),
 });
 
+/** A resolved page; totalCount is read with the page when planned, else on demand. */
+type OrderConnectionShape = { totalCount: number | (() => Promise<number>) };
+
 export const OrderConnection = builder.connectionObject(
-  { type: Order, name: 'OrderConnection', description: 'A page of orders' },
+  {
+    type: Order,
+    name: 'OrderConnection',
+    description: 'A page of orders',
+    fields: (t) => ({
+      totalCount: t.int({
+        description: 'orders matching the filter, all pages (exact; cursors and page size do not change it). One COUNT, read with the page, only when selected.',
+        resolve: (c) => {
+          const { totalCount } = c as unknown as OrderConnectionShape;
+          return typeof totalCount === 'function' ? totalCount() : totalCount;
+        },
+      }),
+    }),
+  },
   { name: 'OrderEdge', description: 'An order and its cursor (the order hash)' },
 );
 
@@ -113,6 +129,7 @@ export async function resolveOrderConnection(args: ConnectionArgs, ctx: Context,
   // A row holds only the planned columns: exactly what the selected Order resolvers read.
   const edges = page.orders.map((o) => ({ cursor: o.hash, node: o as unknown as PrismaOrder }));
   return {
+    totalCount: page.totalCount ?? (() => ctx.services.orders.countOrders(parsed.value, ctx.sql)),
     edges,
     pageInfo: {
       hasNextPage: page.hasNextPage,
