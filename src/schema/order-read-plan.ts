@@ -27,6 +27,7 @@ const ORDER_FIELD_COLUMNS: Record<string, readonly OrderColumn[]> = {
   currencyAddress: ['currencyAddress'],
   amount: ['amount'],
   price: ['price'],
+  priceEth: ['price'],
   nonce: ['nonce'],
   startTime: ['startTime'],
   endTime: ['endTime'],

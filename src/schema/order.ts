@@ -7,7 +7,7 @@ import { badRequest } from '../domain/errors.js';
 import { paramsForResponse } from '../domain/order-params.js';
 import { ORDER_SORTS, parseOrderQuery, type RawOrderQuery } from '../domain/order-query.js';
 import { effectiveStatus, ORDER_STATUSES } from '../domain/order-status.js';
-import { toUintString } from '../domain/uint256.js';
+import { toUintString, weiToEther } from '../domain/uint256.js';
 import { orderArgumentsError } from './argument-problems.js';
 import { builder } from './builder.js';
 import { orderReadPlan } from './order-read-plan.js';
@@ -62,6 +62,7 @@ export const Order = builder.prismaObject('Order', {
     currencyAddress: t.expose('currencyAddress', { type: 'Address' }),
     amount: t.field({ type: 'Uint256', resolve: (o) => toUintString(o.amount) }),
     price: t.field({ type: 'Uint256', description: 'in wei', resolve: (o) => toUintString(o.price) }),
+    priceEth: t.string({ description: 'price in ETH, exact decimal for display ("1.25"); compute with price (wei)', resolve: (o) => weiToEther(o.price) }),
     nonce: t.field({ type: 'Uint256', resolve: (o) => toUintString(o.nonce) }),
     startTime: t.expose('startTime', { type: 'UnixTime' }),
     endTime: t.expose('endTime', { type: 'UnixTime' }),
