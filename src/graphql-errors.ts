@@ -51,8 +51,9 @@ function valueProblem(field: string, inner: InvalidInputValue) {
 
 /**
  * Literal values a scalar refused during validation, named by their argument path
- * ('Invalid argument input.signer (Address): expected ...'). graphql-js reports the scalar's
- * own error, which says neither the argument nor where; the value node says where.
+ * ('Invalid argument input.signer: Invalid Address: expected ...'; the scalar's own message, all
+ * a client saw before, stays as the end). graphql-js reports the scalar's error as is, which says
+ * neither the argument nor where; the value node says where.
  */
 export function nameInvalidLiterals<E extends Error>(document: DocumentNode, errors: readonly E[]): readonly (E | GraphQLError)[] {
   if (!errors.some((e) => e instanceof InvalidInputValue)) return errors;
@@ -74,7 +75,7 @@ export function nameInvalidLiterals<E extends Error>(document: DocumentNode, err
     const path = node ? (byNode.get(node) ?? (node.loc ? byStart.get(node.loc.start) : undefined)) : undefined;
     if (path === undefined) return e;
     const where = path.startsWith('$') ? `default value of ${path}` : `argument ${path}`;
-    return createGraphQLError(`Invalid ${where} (${e.scalar}): ${e.detail}`, {
+    return createGraphQLError(`Invalid ${where}: ${e.message}`, {
       nodes: e.nodes,
       source: e.source,
       positions: e.positions,

@@ -37,7 +37,7 @@ describe(`GraphQL errors (${backendName})`, () => {
     ['a bad Int variable', 'query($n: Int) { orders(first: $n) { edges { cursor } } }', { n: 'x' }, 'BAD_USER_INPUT', /^Variable "\$n" got invalid value "x"; Int cannot represent/],
     ['a bad scalar variable', 'query($a: Address!) { collection(address: $a) { name } }', { a: 'nope' }, 'BAD_USER_INPUT', /^Variable "\$a" got invalid value "nope"; Invalid Address/],
     ['a missing variable', 'query($a: Address!) { collection(address: $a) { name } }', {}, 'BAD_REQUEST', /Variable "\$a" of required type "Address!" was not provided/],
-    ['a bad scalar literal', '{ collection(address: "nope") { name } }', undefined, 'BAD_USER_INPUT', /^Invalid argument address \(Address\): expected 0x/],
+    ['a bad scalar literal', '{ collection(address: "nope") { name } }', undefined, 'BAD_USER_INPUT', /^Invalid argument address: Invalid Address: expected 0x/],
   ])('%s: 400 with a code and a message naming it', async (_name, query, variables, code, message) => {
     const r = await app.gql(query, variables);
     expect(r.status).toBe(400);
@@ -52,11 +52,11 @@ describe(`GraphQL errors (${backendName})`, () => {
     expect(literal.status).toBe(400);
     expect(literal.errors!.map((e) => [e.message, e.extensions])).toEqual([
       [
-        'Invalid argument filter.collection (Address): expected 0x followed by 40 hexadecimal digits',
+        'Invalid argument filter.collection: Invalid Address: expected 0x followed by 40 hexadecimal digits',
         { code: 'BAD_USER_INPUT', problems: [{ field: 'filter.collection', code: 'INVALID_ADDRESS', message: 'expected 0x followed by 40 hexadecimal digits' }] },
       ],
       [
-        'Invalid argument filter.price.min (Uint256): expected a decimal integer string from 0 to 2^256-1',
+        'Invalid argument filter.price.min: Invalid Uint256: expected a decimal integer string from 0 to 2^256-1',
         { code: 'BAD_USER_INPUT', problems: [{ field: 'filter.price.min', code: 'INVALID_UINT256', message: 'expected a decimal integer string from 0 to 2^256-1' }] },
       ],
     ]);
@@ -66,7 +66,7 @@ describe(`GraphQL errors (${backendName})`, () => {
     });
     expect(variable.status).toBe(400);
     expect(variable.errors!.map((e) => e.extensions!.problems)).toEqual([[{ field: '$h', code: 'INVALID_HASH', message: 'expected 0x followed by 64 hexadecimal digits' }]]);
-    expect(variable.errors![0]!.message).toBe('Invalid default value of $h (Hash): expected 0x followed by 64 hexadecimal digits');
+    expect(variable.errors![0]!.message).toBe('Invalid default value of $h: Invalid Hash: expected 0x followed by 64 hexadecimal digits');
     const coerced = await app.gql('query($f: OrderFilterInput) { orders(filter: $f) { edges { cursor } } }', { f: { endTime: 1.5 } });
     expect(coerced.errors!.map((e) => [e.message, e.extensions])).toEqual([
       [

@@ -112,7 +112,7 @@ describe(`MakerOrderInput scalars (${backendName})`, () => {
     expect(literal.status).toBe(400);
     expect(literal.errors!.map((e) => [e.message, e.extensions!.code, e.extensions!.problems])).toEqual([
       [
-        'Invalid argument input.price (Uint256): expected a decimal integer string from 0 to 2^256-1',
+        'Invalid argument input.price: Invalid Uint256: expected a decimal integer string from 0 to 2^256-1',
         'BAD_USER_INPUT',
         [{ field: 'input.price', code: 'INVALID_UINT256', message: 'expected a decimal integer string from 0 to 2^256-1' }],
       ],
