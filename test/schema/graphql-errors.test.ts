@@ -61,6 +61,9 @@ describe(`GraphQL errors (${backendName})`, () => {
       ],
     ]);
     expect(literal.errors![0]!.locations).toEqual([{ line: 1, column: 32 }]);
+    // the same document again (yoga's parse and validation caches answer): the same errors
+    const again = await app.gql('{ orders(filter: { collection: "nope", price: { min: "-1" } }) { edges { cursor } } }');
+    expect(again.errors).toEqual(literal.errors);
     const variable = await app.gql('query($f: OrderFilterInput, $h: Hash = "0x1") { orders(filter: $f) { edges { cursor } } order(hash: $h) { hash } }', {
       f: { endTime: 1.5 },
     });
