@@ -20,6 +20,8 @@ const config: CodegenConfig = {
           Hash: 'string',
           Uint256: 'string',
           UnixTime: 'number',
+          // MakerOrder.params elements as the v1 SDK takes them (src/schema/scalars.ts)
+          OrderParam: { input: 'string | number | boolean', output: 'string | boolean' },
         },
       },
     },

@@ -6,6 +6,7 @@
 //                this service answers for the nested query, served by node:http
 // Each counts the SQL statements it sends at its pg driver and reports its port over IPC.
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { BENCH_APP_ENV, countPgStatements, reportToParent } from './helpers.js';
 
@@ -37,10 +38,12 @@ if (mode === 'app') {
     });
     return { promise, resolve, reject };
   };
-  const { postgraphile } = await import('postgraphile');
-  const { PostGraphileAmberPreset } = await import('postgraphile/presets/amber');
-  const { makePgService } = await import('postgraphile/adaptors/pg');
-  const { grafserv } = await import('postgraphile/grafserv/node');
+  // Installed in its own package, bench/peer (scripts/ensure-bench-peer.mjs, prebench:peer); CommonJS.
+  const peer = createRequire(new URL('./peer/package.json', import.meta.url));
+  const { postgraphile } = peer('postgraphile') as { postgraphile: (preset: never) => any };
+  const { PostGraphileAmberPreset } = peer('postgraphile/presets/amber') as { PostGraphileAmberPreset: unknown };
+  const { makePgService } = peer('postgraphile/adaptors/pg') as { makePgService: (opts: never) => unknown };
+  const { grafserv } = peer('postgraphile/grafserv/node') as { grafserv: unknown };
   const pgl = postgraphile({
     extends: [PostGraphileAmberPreset],
     pgServices: [makePgService({ connectionString: process.env.DATABASE_URL!, schemas: ['public'], poolMaxSize: 10 } as never)],

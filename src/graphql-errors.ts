@@ -4,7 +4,7 @@
 // `extensions.code` and `extensions.http.status` from the one code -> status table
 // (src/rest/http-status.ts); yoga answers with the highest status among a response's errors
 // (200 when there are none). README "GraphQL errors" states this rule.
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind, visit, type ASTNode, type DocumentNode, type ValueNode } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import { isDatabaseUnavailable } from './db/database-unavailable.js';
 import { ServiceError } from './domain/errors.js';
@@ -13,6 +13,75 @@ import { clientErrorStatusFor, httpHeadersFor, httpStatusFor } from './rest/http
 /** The database is not answering: the client should retry (503 + Retry-After), not report a bug. */
 export function serviceUnavailable(): ServiceError {
   return new ServiceError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable: the database is not answering; retry after the time in Retry-After');
+}
+
+/**
+ * A custom scalar refused a value (src/schema/scalars.ts). The scalar does not know where the
+ * value was; the error is given its place once GraphQL has reported it: for a variable by
+ * maskError below, for a literal by nameInvalidLiterals. The client then sees BAD_USER_INPUT with
+ * `extensions.problems: [{ field, code, message }]`, the same shape as a BAD_REQUEST's, `code`
+ * being the scalar's problem (INVALID_ADDRESS, INVALID_UINT256, ...: the order problem codes
+ * REST uses for the same fields).
+ */
+export class InvalidInputValue extends GraphQLError {
+  constructor(
+    readonly scalar: string,
+    readonly problem: string,
+    readonly detail: string,
+    node?: ASTNode,
+  ) {
+    super(`Invalid ${scalar}: ${detail}`, { nodes: node, extensions: { code: 'BAD_USER_INPUT' } });
+  }
+}
+
+/** Where a variable's bad value was: graphql-js writes 'Variable "$v" got invalid value X at "v.a[1].b"; <scalar message>'. */
+function variableValuePath(error: GraphQLError, inner: InvalidInputValue): string | null {
+  const node = error.nodes?.[0];
+  if (node?.kind !== Kind.VARIABLE_DEFINITION) return null;
+  const name = node.variable.name.value;
+  const suffix = `; ${inner.message}`;
+  if (!error.message.endsWith(suffix)) return `$${name}`;
+  const at = / at "([^"]*)"$/.exec(error.message.slice(0, -suffix.length));
+  return at ? `$${at[1]}` : `$${name}`;
+}
+
+function valueProblem(field: string, inner: InvalidInputValue) {
+  return { problems: [{ field, code: inner.problem, message: inner.detail }] };
+}
+
+/**
+ * Literal values a scalar refused during validation, named by their argument path
+ * ('Invalid argument input.signer: Invalid Address: expected ...'; the scalar's own message, all
+ * a client saw before, stays as the end). graphql-js reports the scalar's error as is, which says
+ * neither the argument nor where; the value node says where.
+ */
+export function nameInvalidLiterals<E extends Error>(document: DocumentNode, errors: readonly E[]): readonly (E | GraphQLError)[] {
+  if (!errors.some((e) => e instanceof InvalidInputValue)) return errors;
+  const byNode = new Map<ValueNode, string>();
+  const byStart = new Map<number, string>();
+  const walk = (v: ValueNode, path: string) => {
+    byNode.set(v, path);
+    if (v.loc) byStart.set(v.loc.start, path);
+    if (v.kind === Kind.OBJECT) for (const f of v.fields) walk(f.value, `${path}.${f.name.value}`);
+    else if (v.kind === Kind.LIST) v.values.forEach((x, i) => walk(x, `${path}[${i}]`));
+  };
+  visit(document, {
+    Argument: (node) => walk(node.value, node.name.value),
+    VariableDefinition: (node) => (node.defaultValue ? walk(node.defaultValue, `$${node.variable.name.value}`) : undefined),
+  });
+  return errors.map((e) => {
+    if (!(e instanceof InvalidInputValue)) return e;
+    const node = e.nodes?.[0] as ValueNode | undefined;
+    const path = node ? (byNode.get(node) ?? (node.loc ? byStart.get(node.loc.start) : undefined)) : undefined;
+    if (path === undefined) return e;
+    const where = path.startsWith('$') ? `default value of ${path}` : `argument ${path}`;
+    return createGraphQLError(`Invalid ${where}: ${e.message}`, {
+      nodes: e.nodes,
+      source: e.source,
+      positions: e.positions,
+      extensions: { code: 'BAD_USER_INPUT', ...valueProblem(path, e) },
+    });
+  });
 }
 
 function findServiceError(err: unknown): ServiceError | null {
@@ -53,8 +122,15 @@ export function maskError(error: unknown, message: string): Error {
   if (error instanceof GraphQLError) {
     // GraphQL's own errors (syntax, validation) are the client's mistake.
     if (!error.originalError) return clientError(error, 'BAD_REQUEST');
-    // Variable and literal coercion: GraphQL wraps the scalar's error in one that names the
-    // variable or argument ('Variable "$a" got invalid value ...'): keep that message.
+    // Variable coercion: GraphQL wraps the scalar's error in one that names the variable and the
+    // path inside it ('Variable "$a" got invalid value ... at "a.b"'): keep that message, and
+    // name the place in extensions.problems when a custom scalar refused the value.
+    if (error.originalError instanceof InvalidInputValue) {
+      const inner = error.originalError;
+      const field = variableValuePath(error, inner);
+      const named = field ? createGraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: valueProblem(field, inner) }) : error;
+      return clientError(named, 'BAD_USER_INPUT', inner);
+    }
     if (error.originalError instanceof GraphQLError) return clientError(error, 'BAD_USER_INPUT', error.originalError);
   }
   return createGraphQLError(message, { extensions: { code: 'INTERNAL', http: { status: 500 } } });

@@ -91,10 +91,11 @@ export function parseMakerOrderInput(raw: unknown): MakerOrderInputParse {
     return a;
   };
 
-  // Decimal strings per spec 2.2; non-negative safe-integer JSON numbers too (no precision lost).
+  // Decimal strings per spec 2.2; non-negative safe-integer JSON numbers too (no precision lost);
+  // bigints from callers that parsed them already (GraphQL's Uint256 and UnixTime scalars).
   const uint = (field: string): bigint | null => {
     const v = raw[field];
-    if (typeof v !== 'string' && typeof v !== 'number') {
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'bigint') {
       add(orderProblem('INVALID_TYPE', field, `${field} must be a decimal string${field === 'tokenId' ? ' or null' : ''}`));
       return null;
     }
@@ -121,7 +122,7 @@ export function parseMakerOrderInput(raw: unknown): MakerOrderInputParse {
   const wholeNumber = (field: string, code: 'INVALID_TIMESTAMP' | 'INVALID_INTEGER', max = Number.MAX_SAFE_INTEGER, maxName = '2^53-1'): bigint | null => {
     if (!present(field)) return null;
     const v = raw[field];
-    if (typeof v !== 'string' && typeof v !== 'number') {
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'bigint') {
       add(orderProblem('INVALID_TYPE', field, `${field} must be a number`));
       return null;
     }

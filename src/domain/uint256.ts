@@ -22,3 +22,15 @@ export function toUintString(v: { toFixed(): string } | bigint | string | number
   if (typeof v === 'number') return BigInt(v).toString();
   return v.toFixed();
 }
+
+/**
+ * A wei amount as ETH (18 decimals), exact, for people to read: "1.5", "0.000000000000000001",
+ * "2". No rounding and no exponent; trailing zeros dropped. The wei string stays the value to
+ * compute with (WETH, the only currency, has 18 decimals too).
+ */
+export function weiToEther(wei: { toFixed(): string } | bigint | string | number): string {
+  const v = BigInt(toUintString(wei));
+  const whole = v / 10n ** 18n;
+  const fraction = (v % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole.toString();
+}

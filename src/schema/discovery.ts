@@ -2,7 +2,7 @@
 // Query.sales (newest first, by collection and time range, totalCount). Collection's own
 // discovery fields are in collection-market.ts.
 import { COLLECTION_ORDERS } from '../domain/collection-ranking.js';
-import { toUintString } from '../domain/uint256.js';
+import { toUintString, weiToEther } from '../domain/uint256.js';
 import { orderArgumentsError } from './argument-problems.js';
 import { builder } from './builder.js';
 import { Collection, CollectionTypeEnum } from './collection.js';
@@ -39,6 +39,7 @@ export const Sale = builder.prismaObject('Sale', {
     tokenId: t.field({ type: 'Uint256', resolve: (s) => toUintString(s.tokenId) }),
     amount: t.field({ type: 'Uint256', resolve: (s) => toUintString(s.amount) }),
     price: t.field({ type: 'Uint256', description: 'wei', resolve: (s) => toUintString(s.price) }),
+    priceEth: t.string({ description: 'price in ETH, exact decimal for display; compute with price (wei)', resolve: (s) => weiToEther(s.price) }),
     currencyAddress: t.expose('currencyAddress', { type: 'Address' }),
     buyer: t.expose('buyer', { type: 'Address' }),
     seller: t.expose('seller', { type: 'Address' }),

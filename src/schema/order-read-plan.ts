@@ -27,6 +27,7 @@ const ORDER_FIELD_COLUMNS: Record<string, readonly OrderColumn[]> = {
   currencyAddress: ['currencyAddress'],
   amount: ['amount'],
   price: ['price'],
+  priceEth: ['price'],
   nonce: ['nonce'],
   startTime: ['startTime'],
   endTime: ['endTime'],
@@ -100,5 +101,5 @@ export function orderReadPlan(info: GraphQLResolveInfo): OrderReadPlan {
   const collectionColumns = collection
     ? columnsFor(fieldsOf(subsets(collection), info).keys(), COLLECTION_FIELD_COLUMNS, COLLECTION_COLUMNS, ALL_COLLECTION_COLUMNS, [])
     : null;
-  return { orderColumns, collectionColumns };
+  return { orderColumns, collectionColumns, count: connection.has('totalCount') };
 }

@@ -1,7 +1,6 @@
 // Order submission over GraphQL (issue 3): createOrder, createOrders and the validateOrder dry
 // run. A refused order is a value of the CreateOrderResult union (OrderRejected, with every
 // problem and its code), never a masked error; the codes are the same as on REST.
-import { createGraphQLError } from 'graphql-yoga';
 import { ORDER_PROBLEM_CODES, type OrderProblem } from '../domain/order-problems.js';
 import type { Order as OrderRow } from '../generated/prisma/client.js';
 import { MAX_BATCH, type OrderValidation } from '../services/order-submission.js';
@@ -11,29 +10,21 @@ import { requireWriteKey } from './admin-guard.js';
 import { builder } from './builder.js';
 import { Order } from './order.js';
 
-builder.scalarType('OrderParam', {
-  description: 'One element of MakerOrder.params as the v1 SDK accepted it: an address or integer string, a boolean, or a safe integer.',
-  serialize: (v) => v as string | boolean,
-  parseValue: (v) => {
-    if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number') return v;
-    throw createGraphQLError('Invalid OrderParam: expected a string, a boolean or a number', { extensions: { code: 'BAD_USER_INPUT' } });
-  },
-});
-
 export const MakerOrderInput = builder.inputType('MakerOrderInput', {
-  description: 'Spec 2.3: a maker order with its EIP-712 signature. The hash is computed by the service.',
+  description:
+    'Spec 2.3: a maker order with its EIP-712 signature. The hash is computed by the service. A value of the wrong format is a BAD_USER_INPUT error naming its field (the scalars below); the order rules are checked by the service and answered as problems.',
   fields: (t) => ({
     isOrderAsk: t.boolean({ required: true }),
-    signer: t.string({ required: true, description: 'address, any letter case' }),
-    collection: t.string({ required: true }),
-    price: t.string({ required: true, description: 'wei, decimal string' }),
-    tokenId: t.string({ required: false, description: 'null for a collection offer (signed as 0)' }),
-    amount: t.string({ required: true }),
-    strategy: t.string({ required: true }),
-    currency: t.string({ required: true }),
-    nonce: t.string({ required: true }),
-    startTime: t.float({ required: true, description: 'unix seconds (a whole number)' }),
-    endTime: t.float({ required: true, description: 'unix seconds (a whole number)' }),
+    signer: t.field({ type: 'Address', required: true, description: 'any letter case' }),
+    collection: t.field({ type: 'Address', required: true }),
+    price: t.field({ type: 'Uint256', required: true, description: 'wei' }),
+    tokenId: t.field({ type: 'Uint256', required: false, description: 'null for a collection offer (signed as 0)' }),
+    amount: t.field({ type: 'Uint256', required: true }),
+    strategy: t.field({ type: 'Address', required: true }),
+    currency: t.field({ type: 'Address', required: true }),
+    nonce: t.field({ type: 'Uint256', required: true }),
+    startTime: t.field({ type: 'UnixTime', required: true }),
+    endTime: t.field({ type: 'UnixTime', required: true }),
     minPercentageToAsk: t.int({ required: true }),
     params: t.field({ type: ['OrderParam'], required: true }),
     signature: t.string({ required: true, description: '65 bytes r || s || v as 0x-hex' }),

@@ -7,7 +7,7 @@ import { badRequest } from '../domain/errors.js';
 import { paramsForResponse } from '../domain/order-params.js';
 import { ORDER_SORTS, parseOrderQuery, type RawOrderQuery } from '../domain/order-query.js';
 import { effectiveStatus, ORDER_STATUSES } from '../domain/order-status.js';
-import { toUintString } from '../domain/uint256.js';
+import { toUintString, weiToEther } from '../domain/uint256.js';
 import { orderArgumentsError } from './argument-problems.js';
 import { builder } from './builder.js';
 import { orderReadPlan } from './order-read-plan.js';
@@ -62,6 +62,7 @@ export const Order = builder.prismaObject('Order', {
     currencyAddress: t.expose('currencyAddress', { type: 'Address' }),
     amount: t.field({ type: 'Uint256', resolve: (o) => toUintString(o.amount) }),
     price: t.field({ type: 'Uint256', description: 'in wei', resolve: (o) => toUintString(o.price) }),
+    priceEth: t.string({ description: 'price in ETH, exact decimal for display ("1.25"); compute with price (wei)', resolve: (o) => weiToEther(o.price) }),
     nonce: t.field({ type: 'Uint256', resolve: (o) => toUintString(o.nonce) }),
     startTime: t.expose('startTime', { type: 'UnixTime' }),
     endTime: t.expose('endTime', { type: 'UnixTime' }),
@@ -79,8 +80,24 @@ export const Order = builder.prismaObject('Order', {
   }),
 });
 
+/** A resolved page; totalCount is read with the page when planned, else on demand. */
+type OrderConnectionShape = { totalCount: number | (() => Promise<number>) };
+
 export const OrderConnection = builder.connectionObject(
-  { type: Order, name: 'OrderConnection', description: 'A page of orders' },
+  {
+    type: Order,
+    name: 'OrderConnection',
+    description: 'A page of orders',
+    fields: (t) => ({
+      totalCount: t.int({
+        description: 'orders matching the filter, all pages (exact; cursors and page size do not change it). One COUNT, read with the page, only when selected.',
+        resolve: (c) => {
+          const { totalCount } = c as unknown as OrderConnectionShape;
+          return typeof totalCount === 'function' ? totalCount() : totalCount;
+        },
+      }),
+    }),
+  },
   { name: 'OrderEdge', description: 'An order and its cursor (the order hash)' },
 );
 
@@ -113,6 +130,7 @@ export async function resolveOrderConnection(args: ConnectionArgs, ctx: Context,
   // A row holds only the planned columns: exactly what the selected Order resolvers read.
   const edges = page.orders.map((o) => ({ cursor: o.hash, node: o as unknown as PrismaOrder }));
   return {
+    totalCount: page.totalCount ?? (() => ctx.services.orders.countOrders(parsed.value, ctx.sql)),
     edges,
     pageInfo: {
       hasNextPage: page.hasNextPage,

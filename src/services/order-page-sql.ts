@@ -13,10 +13,12 @@ export interface ColumnSpec {
   key: string;
 }
 
-/** What to read: order columns, and the collection's (null: no join). */
+/** What to read: order columns, and the collection's (null: no join); `count`: also the total. */
 export interface OrderReadPlan {
   orderColumns: readonly ColumnSpec[];
   collectionColumns: readonly ColumnSpec[] | null;
+  /** the connection's totalCount is selected: one COUNT over the same filter, sent with the page */
+  count?: boolean;
 }
 
 // NUMERIC and BIGINT travel as text: exact on both drivers (pg and PGlite parse them differently).
@@ -166,4 +168,15 @@ export function orderPageStatement(q: OrderQuery, plan: OrderReadPlan, nowSecond
     (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
     ` ORDER BY ${keys.map((k) => `o.${k} ${dir}`).join(', ')} LIMIT ${q.first + 1}`;
   return { text, values: p.values, reversed };
+}
+
+/**
+ * The number of orders the filter matches, whatever the cursors and page size (Relay's
+ * totalCount): the page's own WHERE without the keyset conditions, so the count and the pages
+ * can never disagree on what matches. Text, so it can travel in a statement batch.
+ */
+export function orderCountStatement(q: OrderQuery, nowSeconds: bigint): { text: string; values: unknown[] } {
+  const p = new Params();
+  const where = filterSql(q.filter, nowSeconds, p);
+  return { text: `SELECT COUNT(*)::text AS n FROM orders o${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, values: p.values };
 }

@@ -7,7 +7,7 @@ import type { OrderQuery } from '../domain/order-query.js';
 import type { Order, Prisma } from '../generated/prisma/client.js';
 import type { StatementBatch } from '../db/statement-batch.js';
 import { nowSeconds, readDb, type ServiceDeps } from './deps.js';
-import { orderPageStatement, type OrderReadPlan } from './order-page-sql.js';
+import { orderCountStatement, orderPageStatement, type OrderReadPlan } from './order-page-sql.js';
 import { orderByFor, whereAfter, whereFilter } from './order-where.js';
 
 /** Extra relations to load with the page (GraphQL passes what the query selects). */
@@ -17,6 +17,8 @@ export interface OrderPage<T = Order> {
   orders: T[];
   hasNextPage: boolean;
   hasPreviousPage: boolean;
+  /** orders matching the filter (all pages); only when the plan asks for it */
+  totalCount?: number;
 }
 
 /** An order row as the SQL path reads it: only the planned columns, uint256 values as strings. */
@@ -28,19 +30,33 @@ export function createOrderService(deps: ServiceDeps) {
   /**
    * One page in one SQL statement (a second one only when the page is empty and a cursor was
    * given, to tell "no more orders" from "unknown cursor"). Relay's algorithm: `after`/`before`
-   * bound the list, then the first or (fromEnd) the last `first` orders of it.
+   * bound the list, then the first or (fromEnd) the last `first` orders of it. With
+   * `plan.count` the COUNT is queued in the same tick, so a statement batch sends both as one.
    */
   async function listOrderPage(q: OrderQuery, plan: OrderReadPlan, runner: StatementBatch = readDb(deps).sql): Promise<OrderPage<OrderRow>> {
-    const st = orderPageStatement(q, plan, nowSeconds(deps));
-    const rows = await runner.query<Record<string, unknown>>(st.text, st.values);
+    const now = nowSeconds(deps);
+    const st = orderPageStatement(q, plan, now);
+    const counted = plan.count ? orderCountStatement(q, now) : null;
+    const [rows, count] = await Promise.all([
+      runner.query<Record<string, unknown>>(st.text, st.values),
+      counted ? runner.query<{ n: string }>(counted.text, counted.values) : null,
+    ]);
     if (rows.length === 0 && (q.cursor || q.before)) await assertCursorsExist(q);
     const more = rows.length > q.first;
     if (more) rows.pop();
     if (st.reversed) rows.reverse();
     const orders = rows.map((r) => toOrderRow(r, plan));
+    const total = count ? { totalCount: Number(count[0]!.n) } : {};
     return q.fromEnd
-      ? { orders, hasPreviousPage: more, hasNextPage: q.before !== undefined }
-      : { orders, hasNextPage: more, hasPreviousPage: q.cursor !== undefined };
+      ? { orders, hasPreviousPage: more, hasNextPage: q.before !== undefined, ...total }
+      : { orders, hasNextPage: more, hasPreviousPage: q.cursor !== undefined, ...total };
+  }
+
+  /** Orders matching the filter (totalCount when the plan did not ask for it with the page). */
+  async function countOrders(q: OrderQuery, runner: StatementBatch = readDb(deps).sql): Promise<number> {
+    const st = orderCountStatement(q, nowSeconds(deps));
+    const [row] = await runner.query<{ n: string }>(st.text, st.values);
+    return Number(row!.n);
   }
 
   async function assertCursorsExist(q: OrderQuery) {
@@ -79,7 +95,7 @@ export function createOrderService(deps: ServiceDeps) {
     return (await deps.db.prisma.order.findUnique({ ...selection, where: { hash } })) as Order | null;
   }
 
-  return { listOrderPage, listOrders, getOrder };
+  return { listOrderPage, countOrders, listOrders, getOrder };
 }
 
 /** Times back to bigint (as Prisma gives them; the status rule compares bigints); collection columns nested. */

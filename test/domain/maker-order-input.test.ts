@@ -18,6 +18,16 @@ describe('parseMakerOrderInput', () => {
     expect(r.value).toMatchObject({ price: 10n ** 18n, tokenId: 1234n, amount: 1n, nonce: 0n, startTime: 1700000000n, endTime: 1900000000n, minPercentageToAsk: 9800n, params: [], encodedParams: '0x' });
   });
 
+  it('takes bigints where GraphQL scalars (Uint256, UnixTime) parsed them already, with the same result', () => {
+    const strings = parseMakerOrderInput(body);
+    const bigints = parseMakerOrderInput({ ...body, price: 10n ** 18n, tokenId: 1234n, amount: 1n, nonce: 0n, startTime: 1700000000n, endTime: 1900000000n });
+    expect(bigints).toEqual(strings);
+    expect(problemsOf({ ...body, price: -1n, endTime: 2n ** 53n })).toEqual([
+      ['price', 'INVALID_UINT256'],
+      ['endTime', 'INVALID_TIMESTAMP'],
+    ]);
+  });
+
   it('reports every shape problem together', () => {
     const bad = {
       isOrderAsk: 'true',

@@ -1,7 +1,8 @@
 // SQL statement budget of the hot read queries (issue 9), counted with the database's onQuery
 // hook (every statement sent through Prisma or the SQL runner): the nested query at most 2, a
 // page-shaped query (collection + stats + orders + listing rewards) at most 3, whatever the
-// page size; and the order statement reads only the columns the query needs.
+// page size, with or without the connection's totalCount (its COUNT travels in the page's
+// statement batch); and the order statement reads only the columns the query needs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCollections, insertOrderBook } from '../fixtures/order-book.js';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -68,6 +69,46 @@ describe(`SQL statement budget (${backendName})`, () => {
       expect(data.listingRewards[0].collection.stats.floorPrice === null || /^\d+$/.test(data.listingRewards[0].collection.stats.floorPrice)).toBe(true);
       expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(3);
     }
+  });
+
+  it('totalCount is exact (the filter of the page, whatever the cursor) and costs no extra statement', async () => {
+    const PAGED = `query($c: Address!, $n: Int!, $after: String, $s: [OrderStatus!]) {
+      collection(address: $c) {
+        name stats { floorPrice }
+        orders(first: $n, after: $after, sort: PRICE_ASC, filter: { status: $s }) {
+          totalCount edges { node { hash price } } pageInfo { hasNextPage endCursor }
+        }
+      }
+    }`;
+    for (const s of [null, ['VALID'], ['EXPIRED', 'CANCELLED']]) {
+      let after: string | null = null;
+      let seen = 0;
+      const totals = new Set<number>();
+      for (;;) {
+        const { data, statements } = await statementsOf(PAGED, { c: fixtureCollections[0], n: 7, after, s });
+        expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(2);
+        const page = data.collection.orders;
+        totals.add(page.totalCount);
+        seen += page.edges.length;
+        if (!page.pageInfo.hasNextPage) break;
+        after = page.pageInfo.endCursor;
+      }
+      expect([...totals], String(s)).toEqual([seen]);
+      expect(seen, String(s)).toBeGreaterThan(0);
+    }
+    // the page-shaped query with totalCount stays within its budget of 3
+    const withCount = PAGE.replace('orders(first: $n, sort: PRICE_ASC, filter: { isOrderAsk: true }) {', 'orders(first: $n, sort: PRICE_ASC, filter: { isOrderAsk: true }) { totalCount');
+    for (const n of [1, 150]) {
+      const { data, statements } = await statementsOf(withCount, { c: fixtureCollections[0], n });
+      expect(data.collection.orders.totalCount).toBeGreaterThanOrEqual(data.collection.orders.edges.length);
+      expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(3);
+    }
+    // not selected: no COUNT is sent
+    const plain = await statementsOf(`{ orders(first: 5) { edges { node { hash } } } }`, {});
+    expect(plain.statements.join('\n')).not.toContain('COUNT(*)');
+    const counted = await statementsOf(`{ orders(first: 5) { ...on OrderConnection { totalCount } } }`, {});
+    expect(counted.data.orders.totalCount).toBe(Number((await app.db.sql.query<{ n: string }>('SELECT COUNT(*)::text AS n FROM orders'))[0]!.n));
+    expect(counted.statements).toHaveLength(1);
   });
 
   it('reads only the columns the query selects', async () => {

@@ -158,10 +158,18 @@ describe(`order submission (${backendName})`, () => {
       expect(res.body.errors.map((e: { code: string }) => e.code)).toContain(code);
       const g = await gqlCreate(body);
       if (g.errors) {
-        // a body GraphQL's own input types refuse (a missing field) never reaches the resolver:
-        // a GraphQL validation error naming the field, and no result
-        expect(code).toBe('MISSING_FIELD');
-        expect(g.errors[0]!.message).toMatch(/nonce/);
+        // a body GraphQL's own input types refuse (a missing field, a malformed address or
+        // uint256) never reaches the resolver: a BAD_USER_INPUT error naming the field, no result
+        expect(['MISSING_FIELD', 'INVALID_ADDRESS']).toContain(code);
+        expect(g.status).toBe(400);
+        expect(g.errors[0]!.extensions!.code).toBe('BAD_USER_INPUT');
+        expect(g.errors[0]!.message).toMatch(code === 'MISSING_FIELD' ? /nonce/ : /input\.(signer|price)/);
+        if (code === 'INVALID_ADDRESS') {
+          expect(g.errors.flatMap((e) => e.extensions!.problems as unknown[])).toEqual([
+            { field: '$input.price', code: 'INVALID_UINT256', message: expect.any(String) },
+            { field: '$input.signer', code: 'INVALID_ADDRESS', message: expect.any(String) },
+          ]);
+        }
         expect(g.data ?? null).toBeNull();
       } else {
         const r = (g.data as any).createOrder;
