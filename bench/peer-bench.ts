@@ -4,10 +4,15 @@
 // /api/v1/orders and the collection page (collection + stats + orders + listing rewards) on
 // this service. Prints req/s, p50, p99, ratios, SQL statements per request (counted at each
 // server's pg driver) and resident memory idle and under load, then the same for this service
-// on the embedded PGlite. Every server runs in its own process; autocannon in another.
+// on the embedded PGlite. Every server runs in its own process; autocannon in another. This
+// service runs as `npm start` runs it: dist/ through scripts/run-built.mjs, plain Node, no tsx
+// (bench/server-probe.mjs preloaded to count statements and report memory); the peers through tsx.
 //
 //   npm run bench:peer -- [--orders 100000] [--collections 1000] [--duration 10] [--warmup 3]
 //                         [--connections 8] [--rounds 3] [--pg-url postgresql://...] [--no-pglite]
+//                         [--app built|tsx] [--app-flags='--max-old-space-size=1024']
+// --app tsx serves this service's sources through tsx instead (how it was measured before);
+// --app-flags gives its process other Node flags than the start path's (to weigh one).
 //
 // The three nested-query servers are measured in --rounds interleaved rounds (A B C, A B C, ...)
 // and each is reported by its median round, so a burst of other load on a shared machine
@@ -220,6 +225,8 @@ async function main() {
   console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`\nnested query: this service / PostGraphile = ${fixed(ours!.reqPerSec / theirs!.reqPerSec, 2)}x; this service / SQL floor = ${fixed(ours!.reqPerSec / sqlFloor!.reqPerSec, 2)}x; PostGraphile / SQL floor = ${fixed(theirs!.reqPerSec / sqlFloor!.reqPerSec, 2)}x`);
   console.log(`this service / PostGraphile per round: ${ratios.join(', ')} (medians of ${opts.rounds} interleaved rounds above)`);
+  const floorRatios = rounds[0]!.map((r, i) => `${fixed(r.reqPerSec / rounds[2]![i]!.reqPerSec, 2)}x`);
+  console.log(`this service / SQL floor per round: ${floorRatios.join(', ')}`);
   console.log('(RSS load = max of samples every 100 ms during the measured run; SQL/request counted at each server\'s pg driver)');
 }
 
