@@ -69,6 +69,8 @@ export function useOrderJsonPath(): Plugin {
 
 /** The response from SQL, or null to let the ordinary path answer. */
 async function answer(p: Planned, args: ExecutionArgs): Promise<ExecutionResult | null> {
+  // an operation name the document does not have is the executor's error to raise
+  if (args.operationName != null && args.operationName !== p.operation.name?.value) return null;
   const ctx = args.contextValue as Context;
   const config = ctx.services.deps.config;
   const variables = getVariableValues(args.schema, p.operation.variableDefinitions ?? [], args.variableValues ?? {});
