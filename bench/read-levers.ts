@@ -11,12 +11,15 @@
 //       [--connections 8] [--reuse-url postgresql://.../db already loaded by --keep] [--keep]
 //       [--cpu-prof DIR]
 // A variant is 'name|node flags (space-separated)|ENV=value,ENV=value[|checkout root]': the
-// optional root serves another checkout's build (e.g. a copy of the tree before a change).
+// optional root serves another checkout's build (e.g. a copy of the tree before a change), or is
+// `tsx` to serve this checkout's sources through tsx (bench/peer-servers.ts app; flags ignored).
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import {
   bootBenchApp,
+  ChildServer,
   createBenchDatabase,
   fixed,
   generateCollections,
@@ -118,9 +121,14 @@ async function main() {
   for (const v of variants) {
     const flags = [...v.flags];
     if (values['cpu-prof']) flags.push('--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], v.name)}`);
-    results.push({ v, rounds: [], idle: NaN, server: startBuiltServer({ ...db.env, NODE_ENV: 'production', ...v.env }, flags, v.root) } as never);
+    const env = { ...db.env, NODE_ENV: 'production', ...v.env };
+    const server =
+      v.root === 'tsx'
+        ? new ChildServer(fileURLToPath(new URL('./peer-servers.ts', import.meta.url)), ['app'], env)
+        : startBuiltServer(env, flags, v.root);
+    results.push({ v, rounds: [], idle: NaN, server } as never);
   }
-  const servers = results.map((r) => (r as unknown as { server: ReturnType<typeof startBuiltServer> }).server);
+  const servers = results.map((r) => (r as unknown as { server: ChildServer }).server);
   const bases = await Promise.all(servers.map((s) => s.base()));
   const reference = await request(`${bases[0]}/graphql`, { method: 'POST', body: JSON.stringify({ query: NESTED_QUERY, variables: { collection } }) });
   for (const [i, base] of bases.entries()) {
