@@ -81,14 +81,15 @@ export interface BenchDatabase {
 
 /**
  * A new PostgreSQL database mkt_<prefix>_<random> (dropped on cleanup, WITH (FORCE)) or a PGlite
- * data folder in a temp directory (removed on cleanup); `memory` for an in-memory PGlite.
+ * data folder in a temp directory (removed on cleanup); `memory` for an in-memory PGlite; `keep`
+ * leaves the PostgreSQL database for a later run to reuse.
  */
-export async function createBenchDatabase(kind: DbKind, opts: { prefix: string; pgUrl?: string; memory?: boolean }): Promise<BenchDatabase> {
+export async function createBenchDatabase(kind: DbKind, opts: { prefix: string; pgUrl?: string; memory?: boolean; keep?: boolean }): Promise<BenchDatabase> {
   if (kind === 'postgres') {
     const admin = opts.pgUrl ?? DEFAULT_PG_URL;
     const name = `mkt_${opts.prefix}_${randomBytes(5).toString('hex')}`;
     await adminQuery(admin, `CREATE DATABASE ${name}`);
-    onCleanup(() => adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    if (!opts.keep) onCleanup(() => adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     const url = new URL(admin);
     url.pathname = `/${name}`;
     return { kind, env: { DATABASE_URL: url.toString() }, url: url.toString(), describe: `PostgreSQL database ${name}` };
@@ -325,14 +326,26 @@ export async function serveApp(handler: (req: import('node:http').IncomingMessag
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
+/** What a child server reports besides its statement count (bench/server-probe.mjs): MB. */
+export interface ChildMemory {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  /** V8 heap spaces by name: their reserved size */
+  spaces: Record<string, number>;
+}
+
 /** A server in a child process: it sends {port} over IPC when listening, answers {stats} with its statement count. */
 export class ChildServer {
   readonly child: ChildProcess;
   private ready: Promise<string>;
   private waiters: ((m: any) => void)[] = [];
 
-  constructor(script: string, args: string[], env: Record<string, string>) {
-    this.child = fork(script, args, { execArgv: process.execArgv, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  /** execArgv: the child's Node flags (default: this process's, e.g. tsx's loader) */
+  constructor(script: string, args: string[], env: Record<string, string>, execArgv: string[] = process.execArgv) {
+    this.child = fork(script, args, { execArgv, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     onCleanup(() => this.stop());
     this.ready = new Promise((resolve, reject) => {
       this.child.once('error', reject);
@@ -354,17 +367,55 @@ export class ChildServer {
 
   /** SQL statements the child sent so far (counted at its pg driver). */
   async statements(): Promise<number> {
+    return (await this.stats()).statements;
+  }
+
+  /** Its statement count and, from a built server (bench/server-probe.mjs), its memory breakdown. */
+  async stats(): Promise<{ statements: number; memory?: ChildMemory }> {
     await this.ready;
     return new Promise((resolve) => {
-      this.waiters.push((m) => resolve(m.statements));
+      this.waiters.push((m) => resolve(m));
       this.child.send({ stats: true });
     });
+  }
+
+  /** CPU seconds (user + system) the child has used so far, from /proc. */
+  cpuSeconds(): number {
+    return cpuSeconds(this.pid);
   }
 
   stop() {
     if (this.child.exitCode === null && !this.child.killed) this.child.kill();
   }
 }
+
+const ROOT = path.resolve(path.dirname(SELF), '..');
+/** Node flags `npm start` gives the server (scripts/run-built.mjs runs dist/server.js in-process). */
+export const SERVER_NODE_FLAGS: string[] = [];
+
+/**
+ * This service as `npm start` serves it: scripts/run-built.mjs (rebuilds dist/ when a source is
+ * newer) running dist/server.js with plain Node, the probe preloaded, on a free port of 127.0.0.1.
+ * `nodeFlags` replaces SERVER_NODE_FLAGS (to weigh a flag against the default); `root` serves
+ * another checkout's build (to weigh a change against the code before it, in one run).
+ */
+export function startBuiltServer(env: Record<string, string>, nodeFlags: string[] = SERVER_NODE_FLAGS, root = ROOT): ChildServer {
+  const probe = path.join(ROOT, 'bench', 'server-probe.mjs');
+  return new ChildServer(path.join(root, 'scripts', 'run-built.mjs'), ['server'], { ...BENCH_APP_ENV, PORT: '0', HOST: '127.0.0.1', ...env }, [
+    '--import',
+    probe,
+    ...nodeFlags,
+  ]);
+}
+
+/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat (Linux). */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[11] utime, fields[12] stime (the 14th and 15th of the line), in clock ticks
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100;
 
 /** Counts statements at the pg driver (every pg client query of this process: Prisma's too). */
 export function countPgStatements(): { count: number } {

@@ -4,10 +4,15 @@
 // /api/v1/orders and the collection page (collection + stats + orders + listing rewards) on
 // this service. Prints req/s, p50, p99, ratios, SQL statements per request (counted at each
 // server's pg driver) and resident memory idle and under load, then the same for this service
-// on the embedded PGlite. Every server runs in its own process; autocannon in another.
+// on the embedded PGlite. Every server runs in its own process; autocannon in another. This
+// service runs as `npm start` runs it: dist/ through scripts/run-built.mjs, plain Node, no tsx
+// (bench/server-probe.mjs preloaded to count statements and report memory); the peers through tsx.
 //
 //   npm run bench:peer -- [--orders 100000] [--collections 1000] [--duration 10] [--warmup 3]
 //                         [--connections 8] [--rounds 3] [--pg-url postgresql://...] [--no-pglite]
+//                         [--app built|tsx] [--app-flags='--max-old-space-size=1024']
+// --app tsx serves this service's sources through tsx instead (how it was measured before);
+// --app-flags gives its process other Node flags than the start path's (to weigh one).
 //
 // The three nested-query servers are measured in --rounds interleaved rounds (A B C, A B C, ...)
 // and each is reported by its median round, so a burst of other load on a shared machine
@@ -16,6 +21,7 @@
 // Before load, the answers are checked: the floor's JSON equals this service's, PostGraphile
 // returns the same orders. The numbers are only comparable within one run (same machine load).
 import { isDeepStrictEqual, parseArgs } from 'node:util';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -35,7 +41,9 @@ import {
   rssMb,
   runBench,
   sampleRss,
+  startBuiltServer,
   table,
+  type ChildMemory,
   type BenchDatabase,
   type LoadJob,
 } from './helpers.js';
@@ -56,6 +64,10 @@ const { values } = parseArgs({
     'pg-url': { type: 'string', default: DEFAULT_PG_URL },
     rounds: { type: 'string', default: '3' },
     'no-pglite': { type: 'boolean', default: false },
+    /** built: as `npm start` (dist/, plain Node); tsx: the sources through tsx (the old way) */
+    app: { type: 'string', default: 'built' },
+    /** Node flags for this service's process instead of the start path's (space-separated) */
+    'app-flags': { type: 'string' },
   },
 });
 const opts = {
@@ -67,6 +79,14 @@ const opts = {
   rounds: Number(values.rounds),
 };
 const log = (m: string) => console.log(`[peer-bench] ${m}`);
+
+/** This service as `npm start` runs it (dist/, plain Node; the peers run through tsx), or through tsx. */
+function startApp(env: Record<string, string>): ChildServer {
+  if (values.app === 'tsx') return new ChildServer(SERVERS, ['app'], { ...env, ...SERVER_ENV });
+  if (values.app !== 'built') throw new Error(`--app: built or tsx, not ${values.app}`);
+  const flags = values['app-flags']?.split(' ').filter(Boolean);
+  return startBuiltServer({ ...env, ...SERVER_ENV }, flags);
+}
 
 /** Loads collections, orders, supply and market data through a booted app; returns the hot collection. */
 async function loadData(db: BenchDatabase) {
@@ -97,17 +117,23 @@ interface Row {
   statements: number;
   rssIdle: number;
   rssLoad: number;
+  /** server CPU (user + system) per response, ms */
+  cpuMs: number;
+  /** the built server's memory breakdown at the end of the run */
+  memory?: ChildMemory;
 }
 
 async function measure(driver: LoadDriver, server: ChildServer, name: string, job: Omit<LoadJob, 'duration' | 'connections'>, rssIdle: number): Promise<Row> {
   if (opts.warmup > 0) await driver.run({ ...job, connections: opts.connections, duration: opts.warmup });
   const before = await server.statements();
+  const cpu0 = server.cpuSeconds();
   const rss = sampleRss(server.pid);
   const r = await driver.measure({ ...job, connections: opts.connections }, { duration: opts.duration, warmup: 0 });
   const mem = rss.stop();
-  const after = await server.statements();
-  log(`${name}: ${fixed(r.reqPerSec)} req/s, p50 ${fixed(r.p50, 2)} ms, p99 ${fixed(r.p99, 2)} ms`);
-  return { name, reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, statements: (after - before) / r.responses, rssIdle, rssLoad: mem.maxMb };
+  const cpuMs = ((server.cpuSeconds() - cpu0) * 1000) / r.responses;
+  const after = await server.stats();
+  log(`${name}: ${fixed(r.reqPerSec)} req/s, p50 ${fixed(r.p50, 2)} ms, p99 ${fixed(r.p99, 2)} ms, ${fixed(cpuMs, 2)} ms CPU/request, RSS max ${fixed(mem.maxMb, 0)} MB (load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+  return { name, reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, statements: (after.statements - before) / r.responses, rssIdle, rssLoad: mem.maxMb, cpuMs, memory: after.memory };
 }
 
 const gqlJob = (base: string, query: string, variables: Record<string, unknown>) => ({
@@ -134,6 +160,7 @@ async function checkAnswers(app: string, peer: string, floor: string, collection
 }
 
 async function main() {
+  console.log(`this service: ${values.app === 'tsx' ? 'sources through tsx' : `dist/ as npm start runs it${values['app-flags'] ? `, node ${values['app-flags']}` : ''}`}`);
   console.log(`peer benchmark: ${opts.orders} orders, ${opts.collections} collections, ${opts.duration} s x ${opts.connections} connections after ${opts.warmup} s warm-up; ${machine()}; ${new Date().toISOString()}`);
   const driver = new LoadDriver();
   const db = await createBenchDatabase('postgres', { prefix: 'peer_bench', pgUrl: values['pg-url'] });
@@ -144,7 +171,7 @@ async function main() {
   await setup.query(PEER_SETUP_SQL);
   await setup.end();
 
-  const app = new ChildServer(SERVERS, ['app'], { ...db.env, ...SERVER_ENV });
+  const app = startApp(db.env);
   const peer = new ChildServer(SERVERS, ['postgraphile'], { ...db.env, ...SERVER_ENV });
   const floor = new ChildServer(SERVERS, ['floor'], { ...db.env, ...SERVER_ENV });
   const [appBase, peerBase, floorBase] = await Promise.all([app.base(), peer.base(), floor.base()]);
@@ -176,7 +203,7 @@ async function main() {
   if (!values['no-pglite']) {
     const lite = await createBenchDatabase('pglite', { prefix: 'peer-bench-pglite' });
     const liteCollection = await loadData(lite);
-    const liteApp = new ChildServer(SERVERS, ['app'], { ...lite.env, ...SERVER_ENV });
+    const liteApp = startApp(lite.env);
     const liteBase = await liteApp.base();
     const idle = rssMb(liteApp.pid);
     const r = await measure(driver, liteApp, 'this service on PGlite: nested query', gqlJob(liteBase, NESTED_QUERY, { collection: liteCollection }), idle);
@@ -188,11 +215,18 @@ async function main() {
   const ratios = rounds[0]!.map((r, i) => `${fixed(r.reqPerSec / rounds[1]![i]!.reqPerSec, 2)}x`);
   console.log(`\n=== peer benchmark, ${new Date().toISOString()}, ${machine()}`);
   console.log(table(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'SQL/request', 'RSS idle MB', 'RSS load MB'],
-    rows.map((r) => [r.name, fixed(r.reqPerSec), fixed(r.p50, 2), fixed(r.p99, 2), fixed(r.statements, 2), fixed(r.rssIdle, 0), fixed(r.rssLoad, 0)]),
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'SQL/request', 'RSS idle MB', 'RSS load MB'],
+    rows.map((r) => [r.name, fixed(r.reqPerSec), fixed(r.p50, 2), fixed(r.p99, 2), fixed(r.cpuMs, 2), fixed(r.statements, 2), fixed(r.rssIdle, 0), fixed(r.rssLoad, 0)]),
   ));
+  for (const r of rows.filter((x) => x.memory)) {
+    const m = r.memory!;
+    console.log(`memory after "${r.name}": rss ${m.rss}, V8 heap ${m.heapTotal} (used ${m.heapUsed}; new ${m.spaces.new_space}, old ${m.spaces.old_space}, code ${m.spaces.code_space}, large ${m.spaces.large_object_space}), external ${m.external} (array buffers ${m.arrayBuffers}) MB`);
+  }
+  console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`\nnested query: this service / PostGraphile = ${fixed(ours!.reqPerSec / theirs!.reqPerSec, 2)}x; this service / SQL floor = ${fixed(ours!.reqPerSec / sqlFloor!.reqPerSec, 2)}x; PostGraphile / SQL floor = ${fixed(theirs!.reqPerSec / sqlFloor!.reqPerSec, 2)}x`);
   console.log(`this service / PostGraphile per round: ${ratios.join(', ')} (medians of ${opts.rounds} interleaved rounds above)`);
+  const floorRatios = rounds[0]!.map((r, i) => `${fixed(r.reqPerSec / rounds[2]![i]!.reqPerSec, 2)}x`);
+  console.log(`this service / SQL floor per round: ${floorRatios.join(', ')}`);
   console.log('(RSS load = max of samples every 100 ms during the measured run; SQL/request counted at each server\'s pg driver)');
 }
 

@@ -49,7 +49,9 @@ async function main() {
   console.log(`read benchmark on ${values.db}: sizes ${sizes.join(', ')}; ${run.duration} s x ${connections} connections; ${machine()}; ${new Date().toISOString()}`);
   const driver = new LoadDriver();
   const db = await createBenchDatabase(values.db as DbKind, { prefix: 'read_bench', pgUrl: values['pg-url'] });
-  const app = await bootBenchApp(db);
+  // the same app bulk-loads up to 1M orders between runs: a 10,000-row insert into a table with
+  // its indexes can take longer than the 5 s statement timeout on a loaded machine
+  const app = await bootBenchApp(db, { env: { DATABASE_STATEMENT_TIMEOUT_MS: '120000' } });
   const { sql } = app.db;
   const network = app.services.deps.network;
   const collections = await generateCollections(Number(values.collections));

@@ -20,6 +20,7 @@ import { useRequestGuards } from './http/request-guards.js';
 import { API_PREFIX } from './rest/routes.js';
 import type { Logger } from './logger.js';
 import { schema } from './schema/index.js';
+import { useOrderJsonPath } from './schema/order-json-path.js';
 import type { Services } from './services/index.js';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
@@ -91,6 +92,8 @@ export function createApp(services: Services, config: Config, logger: Logger, op
         labels: { url: false },
       }),
       useGraphqlStatusRule(),
+      // the order book page rendered by PostgreSQL (src/schema/order-json-path.ts)
+      useOrderJsonPath(),
       usePages({
         services,
         graphqlEndpoint: GRAPHQL_ENDPOINT,

@@ -11,10 +11,22 @@ export function normalizeAddress(input: unknown): string | null {
   if (!ADDRESS_RE.test(trimmed)) return null;
   // Lower-casing first accepts any case, including mixed case that is not a valid checksum:
   // a read filter or a signer field is protected by other means (the signature), not by EIP-55.
-  // EIP-55 with the active keccak (native when it loads): ethers' getAddress hashes in pure JS,
-  // and every submitted order normalises four addresses (bench/submit-bench.ts).
-  return checksumAddress(trimmed.toLowerCase());
+  const lower = trimmed.toLowerCase();
+  let checksummed = recent.get(lower);
+  if (checksummed === undefined) {
+    // EIP-55 with the active keccak (native when it loads; ethers' getAddress hashes in pure JS);
+    // remembered too: a read names the same few collections over and over, each GraphQL request
+    // coerces its variables more than once, and every submitted order normalises four addresses.
+    checksummed = checksumAddress(lower);
+    if (recent.size >= RECENT_MAX) recent.clear();
+    recent.set(lower, checksummed);
+  }
+  return checksummed;
 }
+
+/** Lower-case address -> checksummed, for the addresses seen lately (cleared when full). */
+const recent = new Map<string, string>();
+const RECENT_MAX = 4096;
 
 export function isAddress(input: unknown): boolean {
   return normalizeAddress(input) !== null;

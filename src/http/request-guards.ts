@@ -45,7 +45,7 @@ export async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: nu
 
 export function useRequestGuards(opts: RequestGuardOptions): Plugin {
   return {
-    async onRequest({ request, url, setRequest, endResponse, fetchAPI }) {
+    async onRequest({ request, url, setRequest, endResponse, fetchAPI, serverContext }) {
       const path = url.pathname;
       const isRest = path === opts.apiPrefix || path.startsWith(`${opts.apiPrefix}/`);
       const isGraphql = path === opts.graphqlEndpoint;
@@ -67,6 +67,12 @@ export function useRequestGuards(opts: RequestGuardOptions): Plugin {
       const close = { Connection: 'close' };
       const declared = Number(request.headers.get('content-length') ?? NaN);
       if (declared > opts.maxBodyBytes) return refuse(413, 'PAYLOAD_TOO_LARGE', tooLarge, close);
+      // Over HTTP, a declared length within the limit bounds the body already: Node's parser
+      // reads exactly that many bytes as this request's body (and refuses one that also declares
+      // a transfer encoding). Only a chunked body needs counting and buffering here; so does
+      // any request handed to yoga.fetch directly, where nothing enforced the header.
+      const overHttp = (serverContext as { req?: { socket?: unknown } } | undefined)?.req?.socket !== undefined;
+      if (overHttp && Number.isInteger(declared) && declared >= 0 && !request.headers.has('transfer-encoding')) return;
       let bytes: Uint8Array | null;
       try {
         bytes = await readLimited(request.body, opts.maxBodyBytes);

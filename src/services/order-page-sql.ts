@@ -3,7 +3,8 @@
 // request needs (the PostGraphile/Grafast model: plan from the selection, let PostgreSQL do the
 // rest). Same rules as ./order-where.ts, which the Prisma reference path keeps using; the two
 // are held equal by test/services/order-read-paths.test.ts.
-import { LIVE_STATUSES, type OrderStatusName } from '../domain/order-status.js';
+import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
+import { CHAIN_FINAL_STATUSES, LIVE_STATUSES, type OrderStatusName } from '../domain/order-status.js';
 import type { OrderFilter, OrderQuery, OrderSort } from '../domain/order-query.js';
 
 /** An order column the API can read: its SQL expression and the key it has in a row. */
@@ -76,6 +77,82 @@ export type CollectionColumn = keyof typeof COLLECTION_COLUMNS;
 
 export const ALL_ORDER_COLUMNS: readonly ColumnSpec[] = Object.values(ORDER_COLUMNS);
 export const ALL_COLLECTION_COLUMNS: readonly ColumnSpec[] = Object.values(COLLECTION_COLUMNS);
+
+// ---------------------------------------------------------------------------------------------
+// The same fields rendered as JSON text by PostgreSQL, byte for byte what graphql-js and
+// JSON.stringify make of them (./../schema/order.ts, collection.ts, scalars.ts): the fast path
+// for the hottest shapes moves text instead of building objects (src/schema/order-json-path.ts).
+// to_json escapes exactly the characters JSON.stringify escapes (", \, control characters;
+// text in PostgreSQL holds no lone surrogates). An expression yields NULL where it cannot promise
+// the same bytes (a UnixTime beyond 2^53, a NULL in a non-null field): the NULL spreads through
+// the row's concatenation and the caller answers through the ordinary path instead.
+
+/** Where the read-time clock goes in a JSON rendering: replaced by `now` in seconds per request. */
+export const NOW_SECONDS = '{{now}}';
+
+const jsonString = (sql: string) => `to_json(${sql})::text`;
+const jsonNullableString = (sql: string) => `COALESCE(to_json(${sql})::text, 'null')`;
+const jsonBoolean = (sql: string) => `CASE WHEN ${sql} THEN 'true' WHEN NOT ${sql} THEN 'false' END`;
+const jsonInt = (sql: string) => `(${sql})::text`;
+// UnixTime serializes Number(v): exact up to 2^53 only
+const jsonUnixTime = (sql: string) => `CASE WHEN ${sql} BETWEEN -9007199254740991 AND 9007199254740991 THEN (${sql})::text END`;
+const literalList = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(', ');
+
+/** Order field -> JSON text expression (params is left to the ordinary path). */
+export const ORDER_JSON: Record<string, string> = {
+  __typename: `'"Order"'`,
+  hash: jsonString('o.hash'),
+  collectionAddress: jsonString('o.collection_address'),
+  tokenId: jsonNullableString('o.token_id::text'),
+  isOrderAsk: jsonBoolean('o.is_order_ask'),
+  signer: jsonString('o.signer'),
+  strategy: jsonString('o.strategy'),
+  currencyAddress: jsonString('o.currency_address'),
+  amount: jsonString('o.amount::text'),
+  price: jsonString('o.price::text'),
+  nonce: jsonString('o.nonce::text'),
+  startTime: jsonUnixTime('o.start_time'),
+  endTime: jsonUnixTime('o.end_time'),
+  minPercentageToAsk: jsonInt('o.min_percentage_to_ask'),
+  // effectiveStatus (src/domain/order-status.ts): chain-final stays, else EXPIRED past endTime
+  status:
+    `to_json(CASE WHEN o.status IN (${literalList(CHAIN_FINAL_STATUSES)}) THEN o.status::text ` +
+    `WHEN o.status = 'EXPIRED' OR o.end_time < ${NOW_SECONDS} THEN 'EXPIRED' ELSE o.status::text END)::text`,
+  signature: jsonString('o.signature'),
+  v: jsonInt('o.v'),
+  r: jsonString('o.r'),
+  s: jsonString('o.s'),
+};
+
+/** Collection field -> JSON text expression (stats and orders are left to the ordinary path). */
+export const COLLECTION_JSON: Record<string, string> = {
+  __typename: `'"Collection"'`,
+  address: jsonString('c.address'),
+  owner: jsonString('c.owner'),
+  setter: jsonNullableString('c.setter'),
+  admin: jsonNullableString('c.admin'),
+  name: jsonString(`COALESCE(c.name, '${DEFAULT_COLLECTION_NAME.replace(/'/g, "''")}')`),
+  description: jsonNullableString('c.description'),
+  symbol: jsonNullableString('c.symbol'),
+  type: jsonString('c.type::text'),
+  websiteLink: jsonNullableString('c.website_link'),
+  alphaLink: jsonNullableString('c.alpha_link'),
+  bravoLink: jsonNullableString('c.bravo_link'),
+  charlieLink: jsonNullableString('c.charlie_link'),
+  deltaLink: jsonNullableString('c.delta_link'),
+  echoLink: jsonNullableString('c.echo_link'),
+  foxtrotLink: jsonNullableString('c.foxtrot_link'),
+  isVerified: jsonBoolean('c.is_verified'),
+  isExplicit: jsonBoolean('c.is_explicit'),
+  logoURI: jsonNullableString('c.logo_uri'),
+  bannerURI: jsonNullableString('c.banner_uri'),
+};
+
+/** `{"key":<expr>,...}` as one SQL text expression (keys are GraphQL names: nothing to escape). */
+export function jsonObjectSql(fields: readonly { key: string; sql: string }[]): string {
+  if (!fields.length) return `'{}'`;
+  return fields.map((f, i) => `'${i ? ',' : '{'}"${f.key}":' || ${f.sql}`).join(' || ') + ` || '}'`;
+}
 
 /** Sort keys in list order; every sort ends on `id` so ties have one stable order (as orderByFor). */
 const SORT_KEYS: Record<OrderSort, { keys: string[]; desc: boolean }> = {

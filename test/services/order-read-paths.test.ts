@@ -195,3 +195,125 @@ describe(`backward paging (${backendName})`, () => {
     expect(tooMany.errors[0].extensions.code).toBe('BAD_REQUEST');
   });
 });
+
+// The JSON path (src/schema/order-json-path.ts): PostgreSQL renders each edge of the order book
+// page as its final JSON text. Its responses must be the ordinary path's, byte for byte, for
+// every field it renders, aliases and __typename included, strings that need escaping, null
+// fields, uint256 beyond 2^53 and the read-time EXPIRED; shapes it does not render, and
+// errors, are answered by the ordinary path as before.
+describe(`order book page rendered by PostgreSQL (${backendName})`, () => {
+  const RENDERED_ORDER = ORDER_FIELDS.replace('params', '');
+  const SHAPES = {
+    bench: `query($filter: OrderFilterInput, $sort: OrderSort, $first: Int, $after: String) {
+      orders(filter: $filter, sort: $sort, first: $first, after: $after) {
+        edges { node { hash tokenId price endTime status collection { name symbol type isVerified } } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }`,
+    everything: `query Everything($filter: OrderFilterInput, $sort: OrderSort, $first: Int, $after: String) {
+      page: orders(filter: $filter, sort: $sort, first: $first, after: $after) {
+        __typename
+        pageInfo { endCursor hasPreviousPage __typename startCursor hasNextPage }
+        edges { __typename cursor order: node { __typename ${RENDERED_ORDER} price2: price collection { __typename ${COLLECTION_FIELDS} label: name } } }
+      }
+    }`,
+    literalArgs: `{ orders(first: 7, sort: PRICE_ASC, filter: { isOrderAsk: true, status: [VALID, EXPIRED] }) { edges { cursor node { hash status endTime } } } }`,
+  };
+
+  async function rawText(query: string, variables: Record<string, unknown>) {
+    const log = app.testDb.statements;
+    log.length = 0;
+    const res = await app.yoga.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    const text = `${res.status} ${res.headers.get('content-type')} ${await res.text()}`;
+    return { text, rendered: log.some((s) => s.includes('to_json(')) };
+  }
+
+  /** The ordinary path's answer: with Prisma rows under it the JSON path steps aside. */
+  const reference = (query: string, variables: Record<string, unknown>) => withPrismaPath(() => rawText(query, variables));
+
+  beforeAll(async () => {
+    // strings JSON must escape, a name left to the default, and every nullable field set on one
+    await app.db.sql.query(`UPDATE collections SET name = $1, symbol = NULL, logo_uri = $2, setter = owner WHERE address = $3`, [
+      'Quote " back\\slash\nline\ttab \u0001 é 😀 \u2028 </script>',
+      'https://example.test/logo.png?a=1&b="2"',
+      fixtureCollections[0],
+    ]);
+    await app.db.sql.query(`UPDATE collections SET name = NULL WHERE address = $1`, [fixtureCollections[1]]);
+  });
+
+  it('answers every filter, sort and page exactly as the ordinary path, for every rendered field', async () => {
+    const filters: Record<string, unknown>[] = [{}, { collection: fixtureCollections[0] }, { collection: fixtureCollections[1], isOrderAsk: false }, ...ORDER_STATUSES.map((s) => ({ status: [s] }))];
+    let pages = 0;
+    for (const [name, query] of Object.entries(SHAPES).slice(0, 2)) {
+      for (const sort of ORDER_SORTS) {
+        for (const filter of filters) {
+          let after: string | undefined;
+          for (let guard = 0; guard < 50; guard++) {
+            const vars = { filter, sort, first: 13, after };
+            const fast = await rawText(query, vars);
+            expect(fast.rendered, `${name} ${sort} ${JSON.stringify(filter)} rendered by PostgreSQL`).toBe(true);
+            expect(fast.text, `${name} ${sort} ${JSON.stringify(filter)} after ${after}`).toBe((await reference(query, vars)).text);
+            pages++;
+            const conn = Object.values(JSON.parse(fast.text.slice(fast.text.indexOf('{'))).data)[0] as { pageInfo: { hasNextPage: boolean; endCursor: string } };
+            if (!conn.pageInfo.hasNextPage) break;
+            after = conn.pageInfo.endCursor;
+          }
+        }
+      }
+    }
+    expect(pages).toBeGreaterThan(2 * ORDER_SORTS.length * filters.length);
+    const literal = await rawText(SHAPES.literalArgs, {});
+    expect(literal.rendered).toBe(true);
+    expect(literal.text).toBe((await reference(SHAPES.literalArgs, {})).text);
+  });
+
+  it('renders uint256 beyond 2^53, null tokenIds, escaped strings and the default name exactly', async () => {
+    for (const vars of [{ sort: 'PRICE_DESC', first: 50 }, { filter: { isOrderAsk: false }, first: 50 }, { filter: { collection: fixtureCollections[0] }, first: 50 }, { filter: { collection: fixtureCollections[1] }, first: 3 }]) {
+      const fast = await rawText(SHAPES.everything, vars);
+      expect(fast.rendered).toBe(true);
+      expect(fast.text).toBe((await reference(SHAPES.everything, vars)).text);
+    }
+    expect((await rawText(SHAPES.everything, { sort: 'PRICE_DESC', first: 50 })).text).toContain(`"tokenId":"${HUGE}"`);
+    expect((await rawText(SHAPES.everything, { filter: { collection: fixtureCollections[0] }, first: 1 })).text).toContain('back\\\\slash\\nline\\ttab \\u0001 é 😀');
+  });
+
+  it('leaves other shapes, backward pages and errors to the ordinary path, with the same answers', async () => {
+    // [query, variables, a shape it never renders]
+    const cases: [string, Record<string, unknown>, boolean][] = [
+      [`{ orders(first: 3) { edges { node { hash params } } } }`, {}, true],
+      [`{ orders(first: 3) { edges { node { hash collection { stats { floorPrice } } } } } }`, {}, true],
+      [`{ orders(first: 3) { edges { node { ...F } } } } fragment F on Order { hash }`, {}, true],
+      [`query($s: Boolean!) { orders(first: 3) { edges { node { hash price @skip(if: $s) } } } }`, { s: true }, true],
+      [`{ orders(first: 3) { pageInfo { hasNextPage } } }`, {}, true],
+      [`{ a: orders(first: 2) { edges { cursor } } b: orders(first: 1) { edges { cursor } } }`, {}, true],
+      [`{ orders(first: 3, after: "0x${'00'.repeat(32)}") { edges { node { hash } } } }`, {}, false],
+      [`{ orders(first: -1) { edges { node { hash } } } }`, {}, false],
+      [`{ orders(first: 100000) { edges { node { hash } } } }`, {}, false],
+      [`{ orders(first: 2, after: "nope") { edges { node { hash } } } }`, {}, false],
+      [`query($f: OrderFilterInput) { orders(first: 2, filter: $f) { edges { node { hash } } } }`, { f: { collection: 'nope' } }, false],
+      // over MAX_QUERY_COMPLEXITY (5000) at 150 orders, under it at 13 (asked above): QUERY_TOO_COMPLEX as before
+      [SHAPES.everything, { first: 150 }, false],
+    ];
+    const named = await app.yoga.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: SHAPES.everything, variables: { first: 2 }, operationName: 'Other' }),
+    });
+    expect(await named.text()).toMatch(/^\{"errors":/);
+    for (const [query, vars, ineligible] of cases) {
+      const fast = await rawText(query, vars);
+      if (vars.first === 150) expect(fast.text).toContain('QUERY_TOO_COMPLEX');
+      if (ineligible) expect(fast.rendered, query).toBe(false);
+      expect(fast.text, query).toBe((await reference(query, vars)).text);
+    }
+    // backward pages: the Prisma reference pages forward only; an inline fragment is a shape the
+    // JSON path never renders, so it is the ordinary path's answer to compare with
+    const backward = await rawText(`{ orders(last: 3, sort: PRICE_ASC) { edges { node { hash price } } } }`, {});
+    expect(backward.rendered).toBe(false);
+    expect(backward.text).toBe((await rawText(`{ orders(last: 3, sort: PRICE_ASC) { edges { node { ... on Order { hash price } } } } }`, {})).text);
+  });
+});
