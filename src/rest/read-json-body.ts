@@ -7,6 +7,18 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   // Read already, within the limit, by the body guard (src/http/request-guards.ts).
   const guarded = bufferedBody(request);
   if (guarded) return parseJson(Buffer.from(guarded.buffer, guarded.byteOffset, guarded.byteLength).toString('utf8'));
+  // Left unread by the guard: over HTTP with a declared length within the limit, which Node's
+  // parser enforces; read it whole (the fetch adapter's own path, cheaper than a stream reader).
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isInteger(declared) && declared <= maxBytes && !request.headers.has('transfer-encoding')) {
+    let text: string;
+    try {
+      text = await request.text();
+    } catch {
+      throw new RestFailure(fail(400, 'The request body could not be read'));
+    }
+    return parseJson(text);
+  }
   const reader = request.body?.getReader();
   if (!reader) throw new RestFailure(fail(400, 'A JSON request body is required'));
   const chunks: Uint8Array[] = [];
