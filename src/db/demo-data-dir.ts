@@ -17,6 +17,7 @@ import { inlineSignatureVerifier } from '../services/signature-pool.js';
 import type { Database } from './database.js';
 import { wrapPglite } from './pglite-database.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { embeddedDatabaseDir } from './embedded-dir.js';
 import { migrate } from './migrate.js';
 import { DEMO_WALLETS, seedDemo, type SeedSummary } from './seed-demo.js';
 
@@ -79,7 +80,7 @@ export async function ensureEmbeddedDemo(opts: {
   seedOptions?: Parameters<typeof seedDemo>[1];
 }): Promise<EnsureDemoResult> {
   const t0 = performance.now();
-  const target = path.resolve(opts.dataDir, 'pglite');
+  const target = embeddedDatabaseDir(opts.dataDir);
   if (existsSync(target)) return { source: 'present', ms: 0 };
   const unlock = lockDataDir(opts.dataDir);
   try {

@@ -8,6 +8,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { attachQueryLog, clientOptions, type Database, type OpenDatabaseOptions } from './database.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { embeddedDatabaseDir } from './embedded-dir.js';
 import type { SqlRunner } from './sql-runner.js';
 
 export async function openPglite(dataDir: string, opts: OpenDatabaseOptions): Promise<Database> {
@@ -17,7 +18,7 @@ export async function openPglite(dataDir: string, opts: OpenDatabaseOptions): Pr
   const unlock = inMemory ? () => {} : lockDataDir(dataDir);
   try {
     if (!inMemory) {
-      dir = path.resolve(dataDir, 'pglite');
+      dir = embeddedDatabaseDir(dataDir);
       mkdirSync(dir, { recursive: true });
     }
     const pglite = inMemory ? new PGlite() : new PGlite(dir);

@@ -1,6 +1,6 @@
 // Addresses are accepted in any letter case and stored/returned EIP-55 checksummed, so one
 // account has exactly one spelling in the database and in every response.
-import { getAddress } from 'ethers';
+import { checksumAddress } from './crypto-backend.js';
 
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 
@@ -11,7 +11,9 @@ export function normalizeAddress(input: unknown): string | null {
   if (!ADDRESS_RE.test(trimmed)) return null;
   // Lower-casing first accepts any case, including mixed case that is not a valid checksum:
   // a read filter or a signer field is protected by other means (the signature), not by EIP-55.
-  return getAddress(trimmed.toLowerCase());
+  // checksumAddress gives ethers' getAddress answer with the native keccak when it loaded: the
+  // first pure-JS hashes run unoptimised, and config checksums a dozen addresses before the first log line.
+  return checksumAddress(trimmed.toLowerCase());
 }
 
 export function isAddress(input: unknown): boolean {
