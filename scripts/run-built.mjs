@@ -5,6 +5,7 @@
 // start then seeds the demo itself. `npm run build` rebuilds both.
 //   node scripts/run-built.mjs <entry> [args...]
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -34,5 +35,8 @@ if (sourcesAt > builtAt) {
   rmSync(path.join(root, 'dist', 'demo-template'), { recursive: true, force: true });
   console.error(JSON.stringify({ level: 30, time: new Date().toISOString(), step: 'build', ms, msg: `startup: rebuilt dist/ (${why})` }));
 }
+// Node >= 22.1 keeps V8's compiled code of dist/ between runs (in the OS temp folder): about a
+// tenth less CPU to load the service's modules, measured on Node 24. Node 20 has no such cache.
+module.enableCompileCache?.();
 process.argv = [process.argv[0], path.join(root, 'dist', `${entry}.js`), ...args];
 await import(pathToFileURL(path.join(root, 'dist', `${entry}.js`)).href);

@@ -1,18 +1,16 @@
 // Boot: open the database, apply migrations, seed the embedded demo on first creation, build
 // the services and the HTTP app. Used by the server, the CLI commands and the tests. Each step
 // is timed and logged through `steps` (src/startup-steps.ts) when the caller passes them.
+import { existsSync } from 'node:fs';
 import { createChainReader } from './chain/chain-reader.js';
-import { createIndexer } from './chain/indexer/indexer.js';
-import { createIndexerProvider } from './chain/indexer/indexer-provider.js';
 import { cryptoBackendInfo } from './domain/crypto-backend.js';
 import { createEventBus, type EventBus } from './events/event-bus.js';
 import { publishIndexerEvent } from './events/from-indexer.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
-import { ensureEmbeddedDemo } from './db/demo-data-dir.js';
+import { embeddedDatabaseDir } from './db/embedded-dir.js';
 import { migrate } from './db/migrate.js';
 import { openReadReplica, type ReadReplica } from './db/read-replica.js';
-import { seedDemo } from './db/seed-demo.js';
 import { DEFAULT_TEMPLATE_DIR } from './db/template-dir.js';
 import { waitForDatabase } from './db/wait-for-database.js';
 import type { Logger } from './logger.js';
@@ -60,7 +58,15 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
   const embeddedOnDisk = !opts.db && !config.databaseUrl && config.dataDir !== 'memory';
   if (embeddedOnDisk && config.seed) {
     const templateDir = opts.demoTemplateDir === undefined ? DEFAULT_TEMPLATE_DIR : (opts.demoTemplateDir ?? undefined);
-    const demo = await steps.run('demo data', () => ensureEmbeddedDemo({ dataDir: config.dataDir, config, now, templateDir }), (r) => ({ source: r.source, ...r.summary }));
+    // Present on every start but the first: then the demo code (and the wallets it derives) stays unloaded.
+    const demo = await steps.run(
+      'demo data',
+      async () =>
+        existsSync(embeddedDatabaseDir(config.dataDir))
+          ? { source: 'present' as const, summary: undefined }
+          : (await import('./db/demo-data-dir.js')).ensureEmbeddedDemo({ dataDir: config.dataDir, config, now, templateDir }),
+      (r) => ({ source: r.source, ...r.summary }),
+    );
     if (demo.source === 'seeded') logger.info('demo marketplace seeded (SEED=0 to skip; `npm run build` prepares a template that makes this first start fast)');
   }
   const db =
@@ -124,7 +130,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
     // In memory there is nothing to keep atomic: seed the new database in place.
     const freshInMemory = ownsDb && db.kind === 'pglite' && !embeddedOnDisk && migrations.alreadyApplied.length === 0 && migrations.applied.length > 0;
     if (freshInMemory && config.seed && (await db.prisma.collection.count()) === 0) {
-      await steps.run('demo data', () => seedDemo(services), (summary) => ({ source: 'seeded', ...summary }));
+      await steps.run('demo data', async () => (await import('./db/seed-demo.js')).seedDemo(services), (summary) => ({ source: 'seeded', ...summary }));
     }
     if (!config.rpcUrl) logger.warn('RPC_URL is not set: checks that need chain state are skipped and the chain indexer is off');
     else if (config.indexer.enabled && opts.indexer !== false) stopIndexer = await steps.run('chain indexer', () => startIndexer(config, logger, services, clock, indexerRuntime));
@@ -176,6 +182,8 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
 
 /** The indexer in the service process: one instance indexes at a time (advisory lock), the others wait. */
 async function startIndexer(config: Config, logger: Logger, services: Services, clock: MarketClock, runtime: IndexerRuntime): Promise<() => Promise<void>> {
+  // Loaded here, not at the top: a service without RPC_URL never needs the indexer's code.
+  const [{ createIndexer }, { createIndexerProvider }] = await Promise.all([import('./chain/indexer/indexer.js'), import('./chain/indexer/indexer-provider.js')]);
   const provider = createIndexerProvider(config.rpcUrl!, config.network.chainId);
   const { startBlock, confirmations, batchSize, pollMs } = config.indexer;
   const start = startBlock === 'latest' ? Math.max(0, (await provider.getBlockNumber()) - confirmations) : startBlock;

@@ -1,7 +1,7 @@
 // The only reader of process.env. Parsed and validated once at boot: a bad value stops the
 // process with a message naming the variable, instead of surfacing later as "undefined".
 import proxyaddr from 'proxy-addr';
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizeAddress } from './domain/address.js';
 import { missingNetworkAddresses, resolveNetwork, type Network } from './domain/networks.js';
 import type { DatabaseTimeouts } from './db/database.js';

@@ -7,7 +7,6 @@
 // start throws the staging folder away and begins again (all or nothing).
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { Signature, type Wallet } from 'ethers';
 import type { Config } from '../config.js';
 import { computeOrderHash, exchangeDomain, MAKER_ORDER_TYPES, type MakerOrder } from '../domain/maker-order.js';
@@ -15,8 +14,9 @@ import { createEventBus } from '../events/event-bus.js';
 import { createServices, type Services } from '../services/index.js';
 import { inlineSignatureVerifier } from '../services/signature-pool.js';
 import type { Database } from './database.js';
-import { wrapPglite } from './pglite-database.js';
+import { createPglite, wrapPglite } from './pglite-database.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { embeddedDatabaseDir } from './embedded-dir.js';
 import { migrate } from './migrate.js';
 import { DEMO_WALLETS, seedDemo, type SeedSummary } from './seed-demo.js';
 
@@ -61,7 +61,7 @@ function seedingServices(db: Database, config: Config, now: () => Date): { servi
 
 async function openDir(dir: string): Promise<Database> {
   mkdirSync(dir, { recursive: true });
-  const pglite = new PGlite(dir);
+  const pglite = createPglite(dir);
   await pglite.waitReady;
   return wrapPglite(pglite, `embedded PGlite ${dir}`);
 }
@@ -79,7 +79,7 @@ export async function ensureEmbeddedDemo(opts: {
   seedOptions?: Parameters<typeof seedDemo>[1];
 }): Promise<EnsureDemoResult> {
   const t0 = performance.now();
-  const target = path.resolve(opts.dataDir, 'pglite');
+  const target = embeddedDatabaseDir(opts.dataDir);
   if (existsSync(target)) return { source: 'present', ms: 0 };
   const unlock = lockDataDir(opts.dataDir);
   try {

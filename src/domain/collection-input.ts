@@ -1,6 +1,6 @@
 // Validation of collection administration input (upsertCollection, the JSON import): every
 // field of spec 2.6; `null` clears an optional field, an absent field is left unchanged.
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizeAddress } from './address.js';
 import type { FieldProblem } from './errors.js';
 

@@ -5,6 +5,7 @@
 // When a prebuild does not load (another platform, a musl libc), the same functions run on ethers' pure-JS code (@noble/hashes and @noble/curves). Both backends
 // give identical answers (test/domain/crypto-backend.test.ts runs every check on both).
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { keccak256 as jsKeccak256, SigningKey, Signature } from 'ethers';
 
 export type CryptoBackendName = 'native' | 'js';
@@ -29,20 +30,35 @@ const jsBackend: Backend = {
   },
 };
 
-type NativeKeccak = (algorithm: 'keccak256') => { update(data: Uint8Array): { digest(): Buffer } };
+/** keccak's compiled sponge (the class its JS API wraps in a readable-stream Transform per hash). */
+type KeccakState = new () => { initialize(rate: number, capacity: number): void; absorb(data: Buffer): void; squeeze(bytes: number): Buffer };
 type NativeSecp = { ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed: boolean, output?: Uint8Array): Uint8Array };
 
-/** The addons' own `bindings` entry points: they throw when the compiled code does not load (their index.js would silently fall back to JS). */
+/**
+ * The compiled code itself, which throws when it does not load (the packages' index.js would
+ * silently fall back to JS): secp256k1's own `bindings` entry, and keccak's prebuild through
+ * node-gyp-build as keccak/bindings.js does, minus its stream API (it loads readable-stream,
+ * about 20 modules at every start and in every worker, and builds a stream per hash).
+ */
 function loadNative(): { backend: Backend | null; error: string | null } {
   try {
     const require = createRequire(import.meta.url);
-    const createKeccak = require('keccak/bindings') as NativeKeccak;
+    const keccakDir = path.dirname(require.resolve('keccak/package.json'));
+    const State = (createRequire(path.join(keccakDir, 'package.json'))('node-gyp-build') as (dir: string) => unknown)(keccakDir);
+    if (typeof State !== 'function') throw new Error('the keccak add-on did not load');
+    const KeccakState = State as KeccakState;
     const secp = require('secp256k1/bindings') as NativeSecp;
     const sig = new Uint8Array(64);
     const backend: Backend = {
       name: 'native',
       // the addon takes Buffers only (a view, no copy)
-      keccak256: (data) => createKeccak('keccak256').update(Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength)).digest(),
+      keccak256: (data) => {
+        // rate 1088, capacity 512 and the sponge's default 0x01 padding: Keccak-256 (keccak/lib/api/index.js)
+        const state = new KeccakState();
+        state.initialize(1088, 512);
+        state.absorb(Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+        return state.squeeze(32);
+      },
       recoverPublicKey(digest, r, s, recoveryId) {
         sig.set(r, 0);
         sig.set(s, 32);

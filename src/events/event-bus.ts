@@ -4,7 +4,7 @@
 // of every instance; without it, delivery stays in this process. While Redis is unreachable the
 // bus keeps working inside this process and says so in the log (resilient-redis-event-target.ts).
 import { createPubSub } from 'graphql-yoga';
-import { Redis } from 'ioredis';
+import { createRedisClient } from '../redis-client.js';
 import { createResilientRedisEventTarget, type EventTargetLogger } from './resilient-redis-event-target.js';
 
 /** JSON-safe on purpose: events cross Redis as JSON (uint256 values are decimal strings). */
@@ -66,8 +66,8 @@ export function createEventBus(opts: { redisUrl?: string; channelPrefix?: string
     // One connection publishes; a subscribed Redis connection cannot issue other commands.
     // No offline queue for publishing: an event is delivered locally at once rather than held
     // for a Redis that may not come back. ioredis keeps reconnecting in the background.
-    const publishClient = new Redis(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false });
-    const subscribeClient = new Redis(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 });
+    const publishClient = createRedisClient(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    const subscribeClient = createRedisClient(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 });
     const target = createResilientRedisEventTarget({ publishClient, subscribeClient, logger: opts.logger ?? silent });
     eventTarget = target;
     delivery = target.mode;

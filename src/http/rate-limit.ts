@@ -11,7 +11,7 @@
 // the ioredis client never queues commands while disconnected and times them out, and
 // rate-limiter-flexible then falls back to an in-memory insurance limiter per instance.
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createRedisClient, type Redis } from '../redis-client.js';
 import proxyaddr from 'proxy-addr';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from '../logger.js';
@@ -93,7 +93,7 @@ export function createRateLimiter(opts: RateLimitOptions): RateLimiter | null {
   const log = opts.logger;
   let redis: Redis | undefined;
   if (opts.redisUrl) {
-    redis = new Redis(opts.redisUrl, {
+    redis = createRedisClient(opts.redisUrl, {
       // Fail fast instead of queueing while disconnected, and bound a hanging server: both make
       // rate-limiter-flexible answer from the insurance limiter.
       enableOfflineQueue: false,

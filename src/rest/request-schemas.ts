@@ -2,7 +2,7 @@
 // /api/v1/openapi.json is generated from the same objects (src/rest/openapi/), so the reference
 // cannot drift from what is enforced. Messages and codes are those of the domain parsers
 // (order-query.ts), which still convert the validated strings and check cross-field rules.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FieldProblem } from '../domain/errors.js';
 import { MAX_PAGE_SIZE, ORDER_SORTS } from '../domain/order-query.js';
 import { ORDER_STATUSES } from '../domain/order-status.js';

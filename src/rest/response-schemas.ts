@@ -1,7 +1,7 @@
 // The v1 JSON answers (spec 2.2, 2.6-2.8) as zod schemas, for the OpenAPI document. They are
 // checked against real answers on the demo data (test/rest/openapi.test.ts parses
 // src/rest/openapi/examples.json with them), so a response that changes shape fails a test.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ORDER_PROBLEM_CODES } from '../domain/order-problems.js';
 import { ORDER_STATUSES } from '../domain/order-status.js';
 

@@ -2,7 +2,7 @@
 // the admin mutation upsertMarketData and `npm run market-data:import` both land here.
 // A batch is validated whole (every problem listed, with its index) and written in one
 // statement, so it is applied whole or not at all.
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizeAddress } from '../domain/address.js';
 import { badRequest, ServiceError, type FieldProblem } from '../domain/errors.js';
 import { parseUint256 } from '../domain/uint256.js';

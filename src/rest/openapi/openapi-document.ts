@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of /api/v1, generated from the zod schemas the handlers validate
 // with (request-schemas.ts) and the response schemas (response-schemas.ts) by zod's own
 // toJSONSchema (JSON Schema 2020-12, the dialect of OpenAPI 3.1). Built once per process.
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_PREFIX } from '../routes.js';
 import { FailureEnvelope, okEnvelope } from '../response-schemas.js';
 import { ROUTE_DOCS, type RouteDoc } from './route-docs.js';

@@ -1,7 +1,7 @@
 // What the OpenAPI document says about each v1 route: the request schemas the handlers validate
 // with, the response schemas, and which demo answer is its example. Keyed like ROUTES in
 // ../routes.ts; test/rest/openapi.test.ts fails when the two tables differ.
-import { z } from 'zod';
+import * as z from 'zod';
 import { AddressQuery, EmptyQuery, OrdersQuery } from '../request-schemas.js';
 import {
   CollectionResponse,
