@@ -390,8 +390,13 @@ export class ChildServer {
 }
 
 const ROOT = path.resolve(path.dirname(SELF), '..');
-/** Node flags `npm start` gives the server (scripts/run-built.mjs runs dist/server.js in-process). */
-export const SERVER_NODE_FLAGS: string[] = [];
+/**
+ * Node flags `npm start` gives the server, read from package.json's start script so the benches
+ * run the same process (scripts/run-built.mjs runs dist/server.js in-process).
+ */
+export const SERVER_NODE_FLAGS: string[] = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start as string)
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
 
 /**
  * This service as `npm start` serves it: scripts/run-built.mjs (rebuilds dist/ when a source is
