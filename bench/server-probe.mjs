@@ -7,15 +7,20 @@
 //   - answers {stats} with the statement count, process.memoryUsage() and the V8 heap spaces,
 //     so a bench can say where resident memory goes.
 import http from 'node:http';
+import net from 'node:net';
 import v8 from 'node:v8';
-import pg from 'pg';
 
+// dist/ bundles pg into the server's own code, so a patch of node_modules' pg would see nothing.
+// Count on the wire instead: every statement pg sends ends with one Sync message (extended
+// protocol: 'S' + length 4, written on its own) or is one Query message (simple protocol, 'Q').
+const PG_PORT = Number(new URL(process.env.DATABASE_URL ?? 'postgresql://x:5432/').port || 5432);
 let statements = 0;
-const proto = pg.Client.prototype;
-const query = proto.query;
-proto.query = function (...args) {
-  statements++;
-  return query.apply(this, args);
+const write = net.Socket.prototype.write;
+net.Socket.prototype.write = function (chunk, ...rest) {
+  if (this.remotePort === PG_PORT && chunk instanceof Uint8Array && chunk.length > 0) {
+    if (chunk[0] === 0x51 || (chunk.length === 5 && chunk[0] === 0x53 && chunk[4] === 4)) statements++;
+  }
+  return write.call(this, chunk, ...rest);
 };
 
 const listen = http.Server.prototype.listen;

@@ -62,7 +62,8 @@ const wallet = (i: number) => normalizeAddress('0x' + (0xbeef000 + i).toString(1
 async function openApp(clock: { now: Date }): Promise<Running> {
   const db = await createBenchDatabase(kind as DbKind, { prefix: 'stats_bench', pgUrl: values['pg-url'], memory: true });
   log(`created ${db.describe}`);
-  return bootBenchApp(db, { now: () => clock.now });
+  // the bulk load of 1M sales and the rollup rebuild run longer than the 5 s statement timeout
+  return bootBenchApp(db, { now: () => clock.now, env: { DATABASE_STATEMENT_TIMEOUT_MS: '300000' } });
 }
 
 const SALE_COLUMNS = ['collection_address', 'token_id', 'amount', 'price', 'currency_address', 'buyer', 'seller', 'strategy', 'is_taker_ask', 'block_number', 'tx_hash', 'log_index', 'timestamp'];
