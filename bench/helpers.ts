@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { SqlRunner } from '../src/db/sql-runner.js';
+import { countPgStatementsOnTheWire } from './pg-wire-count.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 export const DEFAULT_PG_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -423,15 +424,8 @@ export function cpuSeconds(pid: number): number {
 const CLOCK_TICKS = 100;
 
 /** Counts statements at the pg driver (every pg client query of this process: Prisma's too). */
-export function countPgStatements(): { count: number } {
-  const counter = { count: 0 };
-  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
-  const original = proto.query;
-  proto.query = function (this: unknown, ...a: unknown[]) {
-    counter.count++;
-    return original.apply(this, a);
-  };
-  return counter;
+export function countPgStatements(pgPort = 5432): { count: number } {
+  return countPgStatementsOnTheWire(pgPort);
 }
 
 /** For a child server: answer the parent's {stats} requests and tell it the port. */
