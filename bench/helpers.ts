@@ -423,7 +423,7 @@ export function cpuSeconds(pid: number): number {
 }
 const CLOCK_TICKS = 100;
 
-/** Counts statements at the pg driver (every pg client query of this process: Prisma's too). */
+/** Counts the statements this process sends to PostgreSQL, on the wire (every copy of pg: Prisma's too). */
 export function countPgStatements(pgPort = 5432): { count: number } {
   return countPgStatementsOnTheWire(pgPort);
 }

@@ -2,8 +2,8 @@
 // this service's nested GraphQL query against PostGraphile v5 (amber preset) answering the
 // equivalent query over the same tables and the hand-written SQL floor through pg; also GET
 // /api/v1/orders and the collection page (collection + stats + orders + listing rewards) on
-// this service. Prints req/s, p50, p99, ratios, SQL statements per request (counted at each
-// server's pg driver) and resident memory idle and under load, then the same for this service
+// this service. Prints req/s, p50, p99, ratios, SQL statements per request (counted on the wire
+// to PostgreSQL in each server) and resident memory idle and under load, then the same for this service
 // on the embedded PGlite. Every server runs in its own process; autocannon in another. This
 // service runs as `npm start` runs it: dist/ through scripts/run-built.mjs, plain Node, no tsx
 // (bench/server-probe.mjs preloaded to count statements and report memory); the peers through tsx.
@@ -227,7 +227,7 @@ async function main() {
   console.log(`this service / PostGraphile per round: ${ratios.join(', ')} (medians of ${opts.rounds} interleaved rounds above)`);
   const floorRatios = rounds[0]!.map((r, i) => `${fixed(r.reqPerSec / rounds[2]![i]!.reqPerSec, 2)}x`);
   console.log(`this service / SQL floor per round: ${floorRatios.join(', ')}`);
-  console.log('(RSS load = max of samples every 100 ms during the measured run; SQL/request counted at each server\'s pg driver)');
+  console.log('(RSS load = max of samples every 100 ms during the measured run; SQL/request counted on the wire to PostgreSQL in each server)');
 }
 
 await runBench(main);
