@@ -187,6 +187,30 @@ export async function insertMarketData(sql: SqlRunner, collections: GeneratedCol
 }
 
 /**
+ * The read benches' market in a booted app's database: the collections, `orders` generated orders
+ * (the network's last standard-sale and collection-offer strategies, WETH), market data, then
+ * ANALYZE so the planner sees the real sizes.
+ */
+export async function loadMarket(
+  running: { db: { sql: SqlRunner }; services: { deps: { network: { strategies: { standardSale: string[]; collectionOffer: string[] }; weth: string } } } },
+  collections: GeneratedCollection[],
+  orders: number,
+  onProgress?: (done: number) => void,
+) {
+  const { sql } = running.db;
+  const network = running.services.deps.network;
+  await insertCollections(sql, collections);
+  await insertGeneratedOrders(sql, collections, orders, {
+    strategy: network.strategies.standardSale.at(-1)!,
+    collectionOfferStrategy: network.strategies.collectionOffer.at(-1)!,
+    currency: network.weth,
+    onProgress,
+  });
+  await insertMarketData(sql, collections);
+  await sql.exec('ANALYZE');
+}
+
+/**
  * `count` orders over the collections, Zipf-like (collection i gets weight 1/(i+1)^0.8: a few
  * hot collections, a long tail). Per order: ask/bid, price on a 1% grid of the collection floor
  * (asks 100-250%, bids 40-95%: ties), about 74% live VALID, 8% expired by time (VALID stored,

@@ -31,11 +31,9 @@ import {
   DEFAULT_PG_URL,
   fixed,
   generateCollections,
-  insertCollections,
-  insertGeneratedOrders,
-  insertMarketData,
   JSON_HEADERS,
   LoadDriver,
+  loadMarket,
   machine,
   request,
   rssMb,
@@ -91,19 +89,9 @@ function startApp(env: Record<string, string>): ChildServer {
 /** Loads collections, orders, supply and market data through a booted app; returns the hot collection. */
 async function loadData(db: BenchDatabase) {
   const running = await bootBenchApp(db);
-  const { sql } = running.db;
-  const network = running.services.deps.network;
   const t0 = performance.now();
   const collections = await generateCollections(opts.collections);
-  await insertCollections(sql, collections);
-  await insertGeneratedOrders(sql, collections, opts.orders, {
-    strategy: network.strategies.standardSale.at(-1)!,
-    collectionOfferStrategy: network.strategies.collectionOffer.at(-1)!,
-    currency: network.weth,
-    onProgress: (n) => n % 50_000 === 0 && log(`  ${n} orders inserted`),
-  });
-  await insertMarketData(sql, collections);
-  await sql.exec('ANALYZE');
+  await loadMarket(running, collections, opts.orders, (n) => n % 50_000 === 0 && log(`  ${n} orders inserted`));
   log(`${db.describe}: ${opts.collections} collections, ${opts.orders} orders loaded in ${fixed((performance.now() - t0) / 1000)} s`);
   await running.close();
   return collections[0]!.address;

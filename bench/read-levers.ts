@@ -23,11 +23,9 @@ import {
   createBenchDatabase,
   fixed,
   generateCollections,
-  insertCollections,
-  insertGeneratedOrders,
-  insertMarketData,
   JSON_HEADERS,
   LoadDriver,
+  loadMarket,
   machine,
   request,
   rssMb,
@@ -83,15 +81,7 @@ async function database(): Promise<{ db: BenchDatabase; collection: string }> {
   const db = await createBenchDatabase(values.db as 'postgres' | 'pglite', { prefix: 'read_levers', keep: values.keep });
   if (values.keep && db.url) log(`--keep: ${db.url} stays after the run for --reuse-url (drop it yourself)`);
   const running = await bootBenchApp(db);
-  const network = running.services.deps.network;
-  await insertCollections(running.db.sql, collections);
-  await insertGeneratedOrders(running.db.sql, collections, Number(values.orders), {
-    strategy: network.strategies.standardSale.at(-1)!,
-    collectionOfferStrategy: network.strategies.collectionOffer.at(-1)!,
-    currency: network.weth,
-  });
-  await insertMarketData(running.db.sql, collections);
-  await running.db.sql.exec('ANALYZE');
+  await loadMarket(running, collections, Number(values.orders));
   await running.close();
   log(`${db.describe}: ${values.collections} collections, ${values.orders} orders`);
   return { db, collection: collections[0]!.address };

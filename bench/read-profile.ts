@@ -13,9 +13,7 @@ import {
   createBenchDatabase,
   fixed,
   generateCollections,
-  insertCollections,
-  insertGeneratedOrders,
-  insertMarketData,
+  loadMarket,
   runBench,
   table,
   timeIt,
@@ -37,16 +35,8 @@ async function main() {
   const statements = countPgStatements();
   const db = await createBenchDatabase(values.db as DbKind, { prefix: 'read_profile', memory: true });
   const running = await bootBenchApp(db);
-  const network = running.services.deps.network;
   const collections = await generateCollections(Number(values.collections));
-  await insertCollections(running.db.sql, collections);
-  await insertGeneratedOrders(running.db.sql, collections, Number(values.orders), {
-    strategy: network.strategies.standardSale.at(-1)!,
-    collectionOfferStrategy: network.strategies.collectionOffer.at(-1)!,
-    currency: network.weth,
-  });
-  await insertMarketData(running.db.sql, collections);
-  await running.db.sql.exec('ANALYZE');
+  await loadMarket(running, collections, Number(values.orders));
   const collection = collections[0]!.address;
   const gql = (query: string) => async () => {
     const res = await running.yoga.fetch('http://bench/graphql', {
