@@ -2,7 +2,6 @@
 // the services and the HTTP app. Used by the server, the CLI commands and the tests. Each step
 // is timed and logged through `steps` (src/startup-steps.ts) when the caller passes them.
 import { existsSync } from 'node:fs';
-import { createChainReader } from './chain/chain-reader.js';
 import { cryptoBackendInfo } from './domain/crypto-backend.js';
 import { createEventBus, type EventBus } from './events/event-bus.js';
 import { publishIndexerEvent } from './events/from-indexer.js';
@@ -121,7 +120,8 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       db,
       config,
       network: config.network,
-      chain: config.rpcUrl ? createChainReader(config.rpcUrl, config.network) : null,
+      // loaded only with RPC_URL: the reader is what brings ethers into the process
+      chain: config.rpcUrl ? (await import('./chain/chain-reader.js')).createChainReader(config.rpcUrl, config.network) : null,
       now: clock.now,
       onInternalError: (err) => logger.error({ err }, 'unexpected error behind a REST route'),
       signatures,

@@ -3,6 +3,7 @@
 // checks to (issue 11 §1: the order records that block); a failing call (no such contract, a
 // revert) is reported as "unknown" rather than guessed.
 import { Contract, JsonRpcProvider, getAddress, type BlockTag } from 'ethers';
+import { ChainUnavailableError } from './chain-unavailable-error.js';
 import type { Network } from '../domain/networks.js';
 import { ERC1155_ABI, ERC1271_ABI, ERC1271_MAGIC, ERC165_ABI, ERC20_ABI, ERC721_ABI, INTERFACE_ERC1155, INTERFACE_ERC721 } from './abis.js';
 
@@ -15,7 +16,7 @@ export interface DiscoveredCollection {
   totalSupply: bigint | null;
 }
 
-export class ChainUnavailableError extends Error {}
+export { ChainUnavailableError };
 
 /** A contract-level failure (revert, no such function) reads as "no answer"; a node that cannot be reached stays an error. */
 async function optional<T>(p: Promise<T>): Promise<T | null> {

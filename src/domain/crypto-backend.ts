@@ -2,11 +2,13 @@
 // signature check. The native addons (npm `keccak` 3 and `secp256k1` 5, libsecp256k1) ship
 // linux/darwin/win32 prebuilds that load without an install script; recovery costs about 0.07 ms
 // there against about 3 ms in pure JS, which alone capped submissions near 300 orders/s per core.
-// When a prebuild does not load (another platform, a musl libc), the same functions run on ethers' pure-JS code (@noble/hashes and @noble/curves). Both backends
-// give identical answers (test/domain/crypto-backend.test.ts runs every check on both).
+// When a prebuild does not load (another platform, a musl libc), the same functions run in pure
+// JS on @noble/hashes and @noble/curves, the audited code ethers itself runs on. That fallback is
+// imported only then: a start with the native addons loads neither it nor ethers (about 0.1 s of
+// module compilation at every start, measured in issue 10). Both backends give identical answers
+// (test/domain/crypto-backend.test.ts runs every check on both, and against ethers).
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { keccak256 as jsKeccak256, SigningKey, Signature } from 'ethers';
 
 export type CryptoBackendName = 'native' | 'js';
 
@@ -17,18 +19,24 @@ interface Backend {
   recoverPublicKey(digest: Uint8Array, r: Uint8Array, s: Uint8Array, recoveryId: 0 | 1): Uint8Array | null;
 }
 
-const jsBackend: Backend = {
-  name: 'js',
-  keccak256: (data) => hexToBytes(jsKeccak256(data)),
-  recoverPublicKey(digest, r, s, recoveryId) {
-    try {
-      const sig = Signature.from({ r: bytesToHex(r), s: bytesToHex(s), v: 27 + recoveryId });
-      return hexToBytes(SigningKey.recoverPublicKey(digest, sig)).subarray(1);
-    } catch {
-      return null;
-    }
-  },
-};
+/** The pure-JS backend, as ethers' SigningKey.recoverPublicKey does it (fromCompact checks 0 < r, s < n). */
+async function importJsBackend(): Promise<Backend> {
+  const [{ keccak_256 }, { secp256k1 }] = await Promise.all([import('@noble/hashes/sha3'), import('@noble/curves/secp256k1')]);
+  const compact = new Uint8Array(64);
+  return {
+    name: 'js',
+    keccak256: (data) => keccak_256(data),
+    recoverPublicKey(digest, r, s, recoveryId) {
+      compact.set(r, 0);
+      compact.set(s, 32);
+      try {
+        return secp256k1.Signature.fromCompact(compact).addRecoveryBit(recoveryId).recoverPublicKey(digest).toRawBytes(false).subarray(1);
+      } catch {
+        return null; // r or s zero or not below n, or no curve point for r
+      }
+    },
+  };
+}
 
 /** keccak's compiled sponge (the class its JS API wraps in a readable-stream Transform per hash). */
 type KeccakState = new () => { initialize(rate: number, capacity: number): void; absorb(data: Buffer): void; squeeze(bytes: number): Buffer };
@@ -78,18 +86,29 @@ function loadNative(): { backend: Backend | null; error: string | null } {
   }
 }
 
-const native = loadNative();
-let active: Backend = native.backend ?? jsBackend;
+// CRYPTO_BACKEND=js skips the addons (an operator ruling them out; the test of the fallback start).
+const native = process.env.CRYPTO_BACKEND === 'js' ? { backend: null, error: 'CRYPTO_BACKEND=js' } : loadNative();
+let jsBackend: Backend | null = native.backend ? null : await importJsBackend();
+let active: Backend = native.backend ?? jsBackend!;
+
+/** Loads the pure-JS backend when the native one runs (tests compare the two); a no-op otherwise. */
+export async function loadJsCryptoBackend(): Promise<void> {
+  jsBackend ??= await importJsBackend();
+}
 
 /** Which backend runs, and why the native one does not when it does not (boot logs it). */
 export function cryptoBackendInfo(): { backend: CryptoBackendName; nativeAvailable: boolean; nativeError: string | null } {
   return { backend: active.name, nativeAvailable: native.backend !== null, nativeError: native.error };
 }
 
-/** Switches the backend (tests run the same checks on both); 'native' throws when it did not load. */
+/**
+ * Switches the backend (tests run the same checks on both); 'native' throws when it did not load,
+ * 'js' when loadJsCryptoBackend() has not run.
+ */
 export function useCryptoBackend(name: CryptoBackendName): void {
   if (name === 'native' && !native.backend) throw new Error(`the native crypto backend did not load: ${native.error}`);
-  active = name === 'native' ? native.backend! : jsBackend;
+  if (name === 'js' && !jsBackend) throw new Error('the JS crypto backend is not loaded: await loadJsCryptoBackend() first');
+  active = name === 'native' ? native.backend! : jsBackend!;
 }
 
 export function keccak256Bytes(data: Uint8Array): Uint8Array {

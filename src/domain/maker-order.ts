@@ -1,6 +1,6 @@
 // The LooksRare v1 MakerOrder struct, its EIP-712 domain, and the order hash (spec 2.5).
 // Mirrors OrderTypes.sol of the v1 exchange: MAKER_ORDER_HASH and OrderTypes.hash().
-import { TypedDataEncoder, keccak256, toUtf8Bytes, type TypedDataDomain } from 'ethers';
+import type { TypedDataDomain } from 'ethers';
 import { bytesToHex, hexToBytes, keccak256Bytes, keccak256Hex } from './crypto-backend.js';
 
 /** A maker order with parsed values, as signed (collection offers carry tokenId 0). */
@@ -25,7 +25,7 @@ export const MAKER_ORDER_TYPE_STRING =
   'MakerOrder(bool isOrderAsk,address signer,address collection,uint256 price,uint256 tokenId,uint256 amount,address strategy,address currency,uint256 nonce,uint256 startTime,uint256 endTime,uint256 minPercentageToAsk,bytes params)';
 
 /** keccak256 of the type string: 0x40261ade...85028 (looksrare-v1-facts.md). */
-export const MAKER_ORDER_TYPEHASH = keccak256(toUtf8Bytes(MAKER_ORDER_TYPE_STRING));
+export const MAKER_ORDER_TYPEHASH = keccak256Hex(Buffer.from(MAKER_ORDER_TYPE_STRING, 'utf8'));
 
 export const MAKER_ORDER_TYPES = {
   MakerOrder: [
@@ -104,10 +104,52 @@ function domainSeparator(domain: TypedDataDomain): Uint8Array {
   const key = `${domain.name}|${domain.version}|${domain.chainId}|${domain.verifyingContract}|${domain.salt ?? ''}`;
   let sep = separators.get(key);
   if (!sep) {
-    sep = hexToBytes(TypedDataEncoder.hashDomain(domain));
+    sep = hashDomain(domain);
     separators.set(key, sep);
   }
   return sep;
+}
+
+/**
+ * EIP-712 hashStruct(EIP712Domain) over the fields present, in the standard's order, as ethers'
+ * TypedDataEncoder.hashDomain does (test/domain/maker-order.test.ts compares the two). By hand
+ * because it is five fixed fields, and ethers' generic encoder is the only reason a start would
+ * load ethers at all.
+ */
+export function hashDomain(domain: TypedDataDomain): Uint8Array {
+  const fields: string[] = [];
+  const words: Uint8Array[] = [];
+  const utf8Hash = (v: unknown) => keccak256Bytes(Buffer.from(String(v), 'utf8'));
+  if (domain.name != null) {
+    fields.push('string name');
+    words.push(utf8Hash(domain.name));
+  }
+  if (domain.version != null) {
+    fields.push('string version');
+    words.push(utf8Hash(domain.version));
+  }
+  if (domain.chainId != null) {
+    fields.push('uint256 chainId');
+    const word = new Uint8Array(32);
+    putUint(word, 0, BigInt(domain.chainId));
+    words.push(word);
+  }
+  if (domain.verifyingContract != null) {
+    fields.push('address verifyingContract');
+    const word = new Uint8Array(32);
+    putAddress(word, 0, String(domain.verifyingContract));
+    words.push(word);
+  }
+  if (domain.salt != null) {
+    fields.push('bytes32 salt');
+    const salt = typeof domain.salt === 'string' ? hexToBytes(domain.salt) : Uint8Array.from(domain.salt);
+    if (salt.length !== 32) throw new TypeError('the domain salt must be 32 bytes');
+    words.push(salt);
+  }
+  const buf = new Uint8Array(32 * (words.length + 1));
+  buf.set(keccak256Bytes(Buffer.from(`EIP712Domain(${fields.join(',')})`, 'utf8')), 0);
+  words.forEach((w, i) => buf.set(w, 32 * (i + 1)));
+  return keccak256Bytes(buf);
 }
 
 /** keccak256(0x1901 || domainSeparator || structHash), from an already computed struct hash. */

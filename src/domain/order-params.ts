@@ -4,7 +4,7 @@
 //   ethers5.BigNumber.from(p) succeeds -> 'uint256'; else it throws.
 // then defaultAbiCoder.encode(types, params), which throws for a uint256 outside 0..2^256-1.
 // A client signed those bytes, so any other reading of the same JSON breaks its signature.
-import { AbiCoder, isAddress as ethersIsAddress, getAddress } from 'ethers';
+import { sdkGetAddress } from './sdk-address.js';
 import { UINT256_MAX } from './uint256.js';
 
 export type ParamValue = { type: 'address'; value: string } | { type: 'bool'; value: boolean } | { type: 'uint256'; value: bigint };
@@ -23,7 +23,8 @@ export type ParamsParse = { ok: true; values: ParamValue[] } | { ok: false; inde
  * case or a valid EIP-55 checksum, 40 hex without 0x, ICAP "XE.."), so it stands in for it.
  */
 export function inferParam(el: unknown): ParamValue | null {
-  if (typeof el === 'string' && ethersIsAddress(el)) return { type: 'address', value: getAddress(el) };
+  const address = sdkGetAddress(el);
+  if (address !== null) return { type: 'address', value: address };
   if (typeof el === 'boolean') return { type: 'bool', value: el };
   const n = ethers5BigNumberFrom(el);
   // negative or > 2^256-1: typed uint256 by the SDK, then refused by the encoder
@@ -108,16 +109,32 @@ function isBytes(value: unknown): value is ArrayLike<number> {
   return true;
 }
 
-const abi = AbiCoder.defaultAbiCoder();
-
-/** ABI encoding of the params as signed: '0x' when empty. */
+/**
+ * ABI encoding of the params as signed: '0x' when empty. Every type is static (one 32-byte word
+ * each), so abi.encode is their words in order, as ethers' AbiCoder writes them (compared in
+ * test/domain/order-params.test.ts); it throws where that encoder throws.
+ */
 export function encodeParams(values: ParamValue[]): string {
   if (values.length === 0) return '0x';
-  return abi.encode(
-    values.map((v) => v.type),
-    values.map((v) => v.value),
-  );
+  let out = '0x';
+  for (const v of values) {
+    if (v.type === 'bool') out += v.value ? WORD_ONE : WORD_ZERO;
+    else if (v.type === 'address') {
+      // ethers' AddressCoder runs getAddress again and writes the result as a number: an ICAP
+      // reading above 160 bits (see sdk-address.ts) is written whole, as it does
+      const address = sdkGetAddress(v.value);
+      if (address === null) throw new TypeError(`invalid address: ${v.value}`);
+      out += address.slice(2).toLowerCase().padStart(64, '0');
+    } else {
+      if (v.value < 0n || v.value > UINT256_MAX) throw new RangeError(`value out-of-bounds: ${v.value}`);
+      out += v.value.toString(16).padStart(64, '0');
+    }
+  }
+  return out;
 }
+
+const WORD_ZERO = '0'.repeat(64);
+const WORD_ONE = '0'.repeat(63) + '1';
 
 /** The response form of encoded params (spec 2.2): "" for none. */
 export function paramsForResponse(encoded: string): string {

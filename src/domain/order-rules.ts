@@ -2,8 +2,8 @@
 // every violation returned. Chain state, nonces and the signature are checked elsewhere.
 // Strategy rules mirror the v1 contracts (LooksRare/contracts-exchange-v1, contracts/executionStrategies/):
 // a rule that the contract would make unfillable is refused here instead of stored.
-import { getAddress, toBeHex } from 'ethers';
 import { ZERO_ADDRESS } from './address.js';
+import { checksumAddress } from './crypto-backend.js';
 import type { ParsedMakerOrderInput } from './maker-order-input.js';
 import { strategyKind, type Network } from './networks.js';
 import type { ParamValue } from './order-params.js';
@@ -88,7 +88,7 @@ export function privateSaleBuyer(params: ParamValue[]): string | null {
   const [p, ...rest] = params;
   if (!p || rest.length > 0) return null;
   if (p.type === 'address') return p.value;
-  if (p.type === 'uint256' && p.value < 1n << 160n) return getAddress(toBeHex(p.value, 20));
+  if (p.type === 'uint256' && p.value < 1n << 160n) return checksumAddress(`0x${p.value.toString(16).padStart(40, '0')}`);
   return null;
 }
 

@@ -17,7 +17,7 @@
 // facts committed by a batch are seen by the re-checks, and a row committed first is seen by the
 // batch's statements.
 import type { DiscoveredCollection } from '../chain/chain-reader.js';
-import { ChainUnavailableError } from '../chain/chain-reader.js';
+import { ChainUnavailableError } from '../chain/chain-unavailable-error.js';
 import { computeOrderHash, exchangeDomain } from '../domain/maker-order.js';
 import { parseMakerOrderInput, toSignedMakerOrder, type ParsedMakerOrderInput } from '../domain/maker-order-input.js';
 import { paramsToJson } from '../domain/order-params.js';

@@ -1,13 +1,14 @@
 // Both crypto backends (native addons and the pure-JS fallback) give the same answers: the v1 SDK
 // vectors, random keys and digests, and the signatures that recover nothing. The rest of the
 // suite runs on whichever backend loaded; this file runs the checks on each in turn.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AbiCoder, TypedDataEncoder, Wallet, getAddress, keccak256, randomBytes, recoverAddress, hexlify } from 'ethers';
 import {
   bytesToHex,
   checksumAddress,
   cryptoBackendInfo,
   keccak256Hex,
+  loadJsCryptoBackend,
   recoverAddressFromDigest,
   useCryptoBackend,
   type CryptoBackendName,
@@ -18,6 +19,8 @@ import { checkSignature, SECP256K1_N } from '../../src/domain/order-signature.js
 import { vectors } from './v1-vectors.js';
 
 const initial = cryptoBackendInfo().backend;
+// the JS fallback is imported only when the native addons fail to load: load it to compare
+beforeAll(() => loadJsCryptoBackend());
 afterAll(() => useCryptoBackend(initial));
 
 it('the native backend loads on this platform (linux-x64 prebuilds) and is the default', () => {
@@ -134,4 +137,21 @@ describe.each<CryptoBackendName>(['native', 'js'])('crypto backend %s', (name) =
     const buf = new Uint8Array([1, 2, 3, 4]);
     expect(bytesToHex(buf.subarray(1, 3))).toBe('0x0203');
   });
+});
+
+it('a process whose native addons do not load imports the JS backend at start and runs on it', async () => {
+  vi.resetModules();
+  vi.stubEnv('CRYPTO_BACKEND', 'js');
+  try {
+    const fresh = await import('../../src/domain/crypto-backend.js');
+    expect(fresh.cryptoBackendInfo()).toEqual({ backend: 'js', nativeAvailable: false, nativeError: 'CRYPTO_BACKEND=js' });
+    expect(fresh.keccak256Hex(new Uint8Array(0))).toBe(keccak256(new Uint8Array(0)));
+    const wallet = Wallet.createRandom();
+    const digest = keccak256(randomBytes(32));
+    const sig = wallet.signingKey.sign(digest);
+    expect(fresh.recoverAddressFromDigest(digest, sig.r, sig.s, sig.v)).toBe(wallet.address);
+  } finally {
+    vi.unstubAllEnvs();
+    vi.resetModules();
+  }
 });

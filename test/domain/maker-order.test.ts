@@ -2,7 +2,8 @@
 // and hashing"): every vector was produced by @looksrare/sdk@0.12.1 with ethers 5.
 import { describe, it, expect } from 'vitest';
 import { TypedDataEncoder, keccak256 } from 'ethers';
-import { MAKER_ORDER_TYPEHASH, MAKER_ORDER_TYPES, computeOrderHash, exchangeDomain } from '../../src/domain/maker-order.js';
+import { MAKER_ORDER_TYPEHASH, MAKER_ORDER_TYPES, computeOrderHash, exchangeDomain, hashDomain } from '../../src/domain/maker-order.js';
+import { bytesToHex } from '../../src/domain/crypto-backend.js';
 import { parseMakerOrderInput, toSignedMakerOrder } from '../../src/domain/maker-order-input.js';
 import { checkSignature } from '../../src/domain/order-signature.js';
 import { vectors } from './v1-vectors.js';
@@ -41,5 +42,20 @@ describe.each(vectors)('v1 SDK vector $name', (v) => {
     expect(check.problems).toEqual([]);
     expect(check.recovered).toBe(v.order.signer);
     expect(check.digest).toBe(v.digest);
+  });
+});
+
+describe('hashDomain', () => {
+  it('is ethers TypedDataEncoder.hashDomain for every subset of the five domain fields', () => {
+    const full = { name: 'LooksRareExchange', version: '1', chainId: 31337, verifyingContract: '0x59728544B08AB483533076417FbBB2fD0B17CE3a', salt: '0x' + 'ab'.repeat(32) };
+    const keys = Object.keys(full) as (keyof typeof full)[];
+    for (let mask = 1; mask < 1 << keys.length; mask++) {
+      const domain = Object.fromEntries(keys.filter((_, i) => mask & (1 << i)).map((k) => [k, full[k]]));
+      expect(bytesToHex(hashDomain(domain)), JSON.stringify(domain)).toBe(TypedDataEncoder.hashDomain(domain));
+    }
+    for (const chainId of [1, 5, 11155111, 2n ** 64n]) {
+      const d = exchangeDomain(1, full.verifyingContract);
+      expect(bytesToHex(hashDomain({ ...d, chainId }))).toBe(TypedDataEncoder.hashDomain({ ...d, chainId }));
+    }
   });
 });

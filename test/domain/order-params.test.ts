@@ -4,7 +4,7 @@ import { describe, it, expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { AbiCoder } from 'ethers';
+import { AbiCoder, getAddress, hexlify, randomBytes } from 'ethers';
 import { encodeParams, inferParam, paramsForResponse, paramsToJson, parseParams, type ParamValue } from '../../src/domain/order-params.js';
 import { titled } from '../helpers/skip-reasons.js';
 
@@ -125,5 +125,30 @@ describe.skipIf(!sdkInstalled)(titled('against @looksrare/sdk@0.12.1 encodeOrder
   it.each(lists.map((l, i) => [JSON.stringify(l), l, sdk[i]] as const))('%s', (_label, list, expected) => {
     const parsed = parseParams(list);
     expect(parsed.ok ? encodeParams(parsed.values) : null).toBe(expected);
+  });
+});
+
+describe('encodeParams writes what ethers AbiCoder writes', () => {
+  it('for random mixes of addresses, booleans and uint256 at the edges', () => {
+    const abi = AbiCoder.defaultAbiCoder();
+    const pick = (): ParamValue => {
+      const r = Math.random();
+      if (r < 0.33) return { type: 'address', value: getAddress(hexlify(randomBytes(20))) };
+      if (r < 0.5) return { type: 'bool', value: Math.random() < 0.5 };
+      const edges = [0n, 1n, (1n << 160n) - 1n, 1n << 160n, (1n << 256n) - 1n, BigInt(hexlify(randomBytes(32)))];
+      return { type: 'uint256', value: edges[Math.floor(Math.random() * edges.length)]! };
+    };
+    for (let i = 0; i < 300; i++) {
+      const values = Array.from({ length: 1 + Math.floor(Math.random() * 4) }, pick);
+      expect(encodeParams(values)).toBe(abi.encode(values.map((v) => v.type), values.map((v) => v.value)));
+    }
+  });
+
+  it('and throws where it throws', () => {
+    const abi = AbiCoder.defaultAbiCoder();
+    for (const v of [{ type: 'uint256', value: 1n << 256n }, { type: 'uint256', value: -1n }, { type: 'address', value: '0xnot' }] as ParamValue[]) {
+      expect(() => abi.encode([v.type], [v.value])).toThrow();
+      expect(() => encodeParams([v])).toThrow();
+    }
   });
 });
