@@ -73,10 +73,16 @@ export async function buildDist({ quiet = false } = {}) {
   // before the heavy packages load. Chunks stay flat in dist/ so import.meta.url is the same
   // folder from every chunk.
   await build({ ...common, entryPoints: ENTRIES, outdir: dist, splitting: true, chunkNames: '_chunk-[hash]' });
-  await build({ ...common, entryPoints: { 'signature-worker': 'src/services/signature-worker.ts' }, outdir: dist, outExtension: { '.js': '.mjs' } });
+  // Worker threads' entries, next to the chunks that start them (new URL('./x.mjs', import.meta.url)).
+  await build({
+    ...common,
+    entryPoints: { 'signature-worker': 'src/services/signature-worker.ts', 'pglite-thread-worker': 'src/db/pglite-thread-worker.mjs' },
+    outdir: dist,
+    outExtension: { '.js': '.mjs' },
+  });
   const ms = Math.round(performance.now() - t0);
   writeFileSync(path.join(dist, 'build-stamp.json'), JSON.stringify({ builtAt: new Date().toISOString(), ms }) + '\n');
-  if (!quiet) console.log(`built dist/ (${Object.keys(ENTRIES).length} entries + signature worker) in ${ms} ms`);
+  if (!quiet) console.log(`built dist/ (${Object.keys(ENTRIES).length} entries + 2 worker threads) in ${ms} ms`);
   return ms;
 }
 

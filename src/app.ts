@@ -30,8 +30,10 @@ export interface Running {
 }
 
 export interface BootOptions {
-  /** an already opened database (tests) */
+  /** an already opened database (tests); the caller closes it */
   db?: Database;
+  /** a database the caller started opening (and, for PostgreSQL, connecting): boot owns it (src/db/open-database-early.ts) */
+  opening?: Promise<Database>;
   now?: () => Date;
   collectDefaultMetrics?: boolean;
   /** false: never start the chain indexer in this process (tests drive it themselves) */
@@ -70,13 +72,15 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
   }
   const db =
     opts.db ??
-    (await steps.run('open database', () => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts })));
+    (opts.opening
+      ? await opts.opening
+      : await steps.run('open database', () => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts })));
   let signatures: SignatureVerifier | undefined;
   let events: EventBus | undefined;
   let replica: ReadReplica | undefined;
   let stopIndexer = async () => {};
   try {
-    if (db.kind === 'postgres' && ownsDb) {
+    if (db.kind === 'postgres' && ownsDb && !opts.opening) {
       await steps.run('connect', () =>
         waitForDatabase(db, {
           seconds: config.databaseWaitSeconds,

@@ -1,13 +1,11 @@
-// Listens. Everything else is in app.ts and yoga.ts. Loads only the configuration and the logger
-// before its first log line; the application (GraphQL schema, Prisma, PGlite, ethers) is imported
-// after it, so a start says what it is doing from the first moment and times every step.
+// Listens. Everything else is in app.ts and yoga.ts. In its first moment it starts the embedded
+// database's thread (a restart: src/db/open-database-early.ts), then loads only the configuration
+// and the logger before its first log line; the application (GraphQL schema, Prisma) is imported
+// after it, while the database opens, so a start says what it is doing from the first moment and
+// times every step.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parseArgs } from 'node:util';
-import { loadConfigOrExit } from './config-or-exit.js';
-import { createLogger } from './logger.js';
-import { answerClientErrorsInEnvelope } from './http/client-error.js';
-import { describeStartupFailure } from './startup-failure.js';
-import { createStartupSteps } from './startup-steps.js';
+import { openDatabaseEarly, startDatabaseEarly } from './db/open-database-early.js';
 
 const USAGE = `usage: npm start            (node dist/server.js)
 Serves GraphQL on /graphql, the v1 REST API on /api/v1, /healthz, /readyz and /metrics.
@@ -22,14 +20,25 @@ if (flags.help) {
   process.exit(0);
 }
 
+// Before anything else loads: PostgreSQL boots on the second core from here on.
+const early = startDatabaseEarly(process.env);
+const [{ loadConfigOrExit }, { createLogger }, { answerClientErrorsInEnvelope }, { describeStartupFailure }, { createStartupSteps }] = await Promise.all([
+  import('./config-or-exit.js'),
+  import('./logger.js'),
+  import('./http/client-error.js'),
+  import('./startup-failure.js'),
+  import('./startup-steps.js'),
+]);
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
 const steps = createStartupSteps(logger);
 logger.info({ pid: process.pid, node: process.version, sinceStartMs: steps.sinceStart() }, 'starting');
 
 try {
+  // The database opens (on its own thread, or over the network) while the modules load.
+  const opening = openDatabaseEarly(config, logger, steps, early);
   const { boot } = await steps.run('load modules', () => import('./app.js'));
-  const running = await boot(config, logger, { collectDefaultMetrics: true, steps, timeFloorsEveryMs: 5000 });
+  const running = await boot(config, logger, { collectDefaultMetrics: true, steps, timeFloorsEveryMs: 5000, opening });
   let draining = false;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     // While draining, answer what arrives on open keep-alive connections and close them after.

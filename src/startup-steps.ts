@@ -4,7 +4,8 @@ import type { Logger } from './logger.js';
 
 export interface StartupSteps {
   /** runs one step, logging `step` with its duration (and `fields` it returns, if any) */
-  run<T>(step: string, fn: () => Promise<T> | T, fields?: (result: T) => Record<string, unknown>): Promise<T>;
+  /** `since`: when the step really began (performance.now()), if earlier than this call */
+  run<T>(step: string, fn: () => Promise<T> | T, fields?: (result: T) => Record<string, unknown>, since?: number): Promise<T>;
   /** milliseconds since the process started */
   sinceStart(): number;
 }
@@ -13,8 +14,8 @@ export function createStartupSteps(logger: Pick<Logger, 'info'>): StartupSteps {
   const sinceStart = () => Math.round(performance.now());
   return {
     sinceStart,
-    async run(step, fn, fields) {
-      const t0 = performance.now();
+    async run(step, fn, fields, since) {
+      const t0 = since ?? performance.now();
       const result = await fn();
       logger.info({ step, ms: Math.round(performance.now() - t0), sinceStartMs: sinceStart(), ...fields?.(result) }, `startup: ${step}`);
       return result;

@@ -1,49 +1,45 @@
-// The embedded database: PGlite (PostgreSQL in WASM, in-process) behind the same Database
-// interface as PostgreSQL. A module of its own so that a service on PostgreSQL never loads it
+// The embedded database: PGlite (PostgreSQL in WASM) behind the same Database interface as
+// PostgreSQL. A module of its own so that a service on PostgreSQL never loads it
 // (src/db/database.ts imports it on demand).
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { PGliteThread } from './pglite-thread.js';
+import { PGLITE_SETTINGS, startEmbeddedOnDisk, type OpeningEmbedded } from './pglite-thread-start.js';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { attachQueryLog, clientOptions, type Database, type OpenDatabaseOptions } from './database.js';
-import { lockDataDir } from './data-dir-lock.js';
-import { embeddedDatabaseDir } from './embedded-dir.js';
 import type { SqlRunner } from './sql-runner.js';
 
-/**
- * PostgreSQL's defaults size shared memory for a server: shared_buffers = 128MB, which PGlite
- * allocates and zeroes on every open (emscripten's mmap runs memset in WASM that is not yet
- * optimised): about 0.5 s of CPU per start, measured. 32MB still holds the demo database
- * (about 12 MB) two times over; what does not fit is read from the data folder through the OS
- * page cache. Shared memory drops from 153 MB to 44 MB.
- */
-const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+const START_PARAMS = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS];
 
 /** A PGlite instance with this service's settings: in memory, or persisted in dir. */
 export function createPglite(dir?: string): PGlite {
   return new PGlite({ dataDir: dir, startParams: START_PARAMS });
 }
 
-export async function openPglite(dataDir: string, opts: OpenDatabaseOptions): Promise<Database> {
-  const inMemory = dataDir === 'memory';
-  let dir: string | undefined;
-  // One process per data directory (data-dir-lock.ts); released when the database closes.
-  const unlock = inMemory ? () => {} : lockDataDir(dataDir);
-  try {
-    if (!inMemory) {
-      dir = embeddedDatabaseDir(dataDir);
-      mkdirSync(dir, { recursive: true });
-    }
-    const pglite = createPglite(dir);
+/**
+ * The embedded database: in memory (tests, DATA_DIR=memory), in-process, where cloning a template
+ * is one call; or persisted under DATA_DIR, on a thread of its own (pglite-thread.ts), so PostgreSQL
+ * executes beside the event loop. `opening` is a thread the server started before loading the
+ * application (open-database-early.ts).
+ */
+export async function openPglite(dataDir: string, opts: OpenDatabaseOptions, opening?: OpeningEmbedded): Promise<Database> {
+  if (dataDir === 'memory') {
+    const pglite = createPglite();
     await pglite.waitReady;
-    const db = wrapPglite(pglite, inMemory ? 'embedded PGlite (in memory)' : `embedded PGlite ${dir}`, opts);
-    const close = db.close;
-    return { ...db, close: () => close().finally(unlock) };
+    return wrapPglite(pglite, 'embedded PGlite (in memory)', opts);
+  }
+  const { dir, thread, unlock } = opening ?? startEmbeddedOnDisk(dataDir);
+  const pglite = new PGliteThread(thread);
+  try {
+    await pglite.waitReady;
   } catch (err) {
+    await pglite.close().catch(() => {});
     unlock();
     throw err;
   }
+  const db = wrapPglite(pglite as unknown as PGlite, `embedded PGlite ${dir}`, opts);
+  const close = db.close;
+  return { ...db, close: () => close().finally(unlock) };
 }
 
 /** Wraps an open PGlite instance (tests pass clones of a migrated template). */
