@@ -12,6 +12,9 @@ import type { Database } from './database.js';
 import { embeddedDatabaseDir, embeddedDataDirOf } from './embedded-dir.js';
 import { startEmbeddedOnDisk, type OpeningEmbedded } from './pglite-thread-start.js';
 
+/** Connections opened ahead of the first requests (PostgreSQL). */
+const WARM_CONNECTIONS = 2;
+
 /** What the first moment started: an embedded database opening, or why it could not. */
 export interface EarlyStart {
   embedded?: OpeningEmbedded & { dataDir: string; startedAt: number };
@@ -67,6 +70,10 @@ function open(config: Config, logger: Logger, steps: StartupSteps, early: EarlyS
       await db.close().catch(() => {});
       throw err;
     }
+    // A few more connections while the modules load: /readyz checks two components at once, and
+    // the first requests would otherwise each wait for a new connection (PostgreSQL starts a
+    // process and authenticates it: 20-50 ms here). Best effort, not awaited.
+    void Promise.allSettled(Array.from({ length: Math.min(WARM_CONNECTIONS, config.databasePoolSize) }, () => db.sql.query('SELECT 1')));
     return db;
   })();
 }

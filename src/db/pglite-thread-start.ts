@@ -24,7 +24,9 @@ export interface StartedPgliteThread {
 const WORKER_ENTRY = new URL('./pglite-thread-worker.mjs', import.meta.url);
 
 export function startPgliteThread(dataDir: string): StartedPgliteThread {
-  const worker = new Worker(WORKER_ENTRY, { workerData: { dataDir, settings: PGLITE_SETTINGS } });
+  // execArgv []: the thread is plain JavaScript; a parent's loader flags (tsx under tests and the
+  // CLIs' development runs) would only slow its start. V8's flags are per process and still apply.
+  const worker = new Worker(WORKER_ENTRY, { workerData: { dataDir, settings: PGLITE_SETTINGS }, execArgv: [] });
   // listening from the first moment: a 'ready' emitted before anyone listens would be lost
   const started = new Promise<void>((resolve, reject) => {
     const onMessage = (msg: { type?: string; message?: string }) => {

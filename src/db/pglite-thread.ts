@@ -97,11 +97,14 @@ export class PGliteThread extends BasePGlite {
 
   /**
    * PGlite's query() sends Parse, Describe, Bind, Describe, Execute and Sync one call at a time.
-   * Parse and Bind, and Describe of a portal, answer nothing the caller reads before the next call
-   * (their replies only join the result list, whose order is kept): they are held and sent with
-   * the next message, as a pipelining driver would, so a statement costs three trips to the thread
-   * instead of six. An error in a held message comes back with the next reply, where PostgreSQL
-   * reports it too (it skips to Sync after an error), and is thrown there.
+   * Only the statement's Describe (its parameter types, needed to serialise the values) and Sync
+   * are awaited for what they answer: Parse, Bind, the portal's Describe and Execute are held and
+   * sent with the next message, as a pipelining driver would, and their replies join that call's
+   * (the result list keeps its order). So a statement costs two trips to the thread instead of
+   * six. An error in a held message comes back with the next reply, where PostgreSQL reports it
+   * too (it skips to Sync after an error), and is thrown there: an error of execution then reaches
+   * the caller from Sync, without the `query`/`params` properties PGlite adds to errors it catches
+   * earlier (nothing here reads them; code, message and detail are PostgreSQL's, unchanged).
    */
   async execProtocolStream(message: Uint8Array, opts: ExecProtocolOptions = {}): Promise<BackendMessage[]> {
     if (isHeld(message)) {
@@ -187,12 +190,13 @@ function parseMessages(data: Uint8Array, { throwOnError = true, onNotice }: Exec
 const PARSE = 0x50; // 'P'
 const BIND = 0x42; // 'B'
 const DESCRIBE = 0x44; // 'D'
+const EXECUTE = 0x45; // 'E'
 const PORTAL = 0x50; // Describe's target 'P' (a statement is 'S')
 
-/** Parse, Bind and Describe of a portal: messages whose replies nobody waits for (see execProtocolStream). */
+/** Parse, Bind, Describe of a portal and Execute: replies nobody waits for (see execProtocolStream). */
 function isHeld(message: Uint8Array): boolean {
   const type = message[0];
-  return type === PARSE || type === BIND || (type === DESCRIBE && message[5] === PORTAL);
+  return type === PARSE || type === BIND || type === EXECUTE || (type === DESCRIBE && message[5] === PORTAL);
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
