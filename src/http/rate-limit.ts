@@ -13,7 +13,11 @@
 import { createHash } from 'node:crypto';
 import { createRedisClient, type Redis } from '../redis-client.js';
 import proxyaddr from 'proxy-addr';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+// each class from its own file: the package's index loads every backend it has (src/types/rate-limiter-flexible-lib.d.ts)
+import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
+import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
+import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
 import type { Logger } from '../logger.js';
 
 export interface RateDecision {
