@@ -166,7 +166,7 @@ describe('the server process', () => {
 
   it('prints usage for --help and does nothing else, for the server and every command', async () => {
     const dataDir = path.join(root, 'help');
-    const commands = ['src/server.ts', 'src/cli/migrate.ts', 'src/cli/seed.ts', 'src/cli/indexer.ts', 'src/cli/import-collections.ts', 'src/cli/import-market-data.ts'];
+    const commands = ['src/server.ts', 'src/cli/migrate.ts', 'src/cli/seed.ts', 'src/cli/indexer.ts', 'src/cli/import-collections.ts', 'src/cli/import-market-data.ts', 'src/cli/backfill-collection.ts'];
     const results = await Promise.all(commands.map((c) => run(process.execPath, [...TSX, c, '--help'], { env: baseEnv({ DATA_DIR: dataDir, PORT: '1' }) })));
     for (const [i, r] of results.entries()) {
       expect(r.stdout, commands[i]).toMatch(/^usage: /);
@@ -176,6 +176,10 @@ describe('the server process', () => {
     const bad = await run(process.execPath, [...TSX, 'src/cli/migrate.ts', '--frobnicate'], { env: baseEnv({ DATA_DIR: dataDir }) }).catch((e) => e);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('usage: npm run migrate');
+    const noAddress = await run(process.execPath, [...TSX, 'src/cli/backfill-collection.ts'], { env: baseEnv({ DATA_DIR: dataDir }) }).catch((e) => e);
+    expect(noAddress.code).toBe(2);
+    expect(noAddress.stderr).toContain('a collection address is required');
+    expect(noAddress.stderr).toContain('usage: npm run backfill');
     expect(existsSync(dataDir)).toBe(false);
   });
 });

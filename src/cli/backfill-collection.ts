@@ -9,7 +9,6 @@
 // job between its live batches and this command only follows the progress; otherwise this
 // command takes the lease and runs it itself (live batches included, so the collection's start
 // is known). Either way the live indexer is never stopped. Same settings as `npm run indexer`.
-import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { readBackfillJob, requestCollectionBackfill, type BackfillJob } from '../chain/indexer/collection-backfill.js';
 import { createIndexer } from '../chain/indexer/indexer.js';
@@ -20,16 +19,23 @@ import { migrate } from '../db/migrate.js';
 import { normalizeAddress } from '../domain/address.js';
 import { missingNetworkAddresses } from '../domain/networks.js';
 import { createLogger } from '../logger.js';
+import { parseCommand, usageError } from './command.js';
+
+const USAGE = `usage: npm run backfill -- <collection address> [--from N]
+Indexes one collection's history (NFT transfers, the sales of its fills) from block N (default
+INDEXER_BACKFILL_FROM_BLOCK, else 0) up to where the live indexer started following it. A running
+service holding the indexer lease runs the job between its live batches; otherwise this command
+runs it. Needs RPC_URL and the database settings of the service (README "Configuration").`;
 
 function fail(message: string): never {
   console.error(message);
   process.exit(2);
 }
 
-const { values: args, positionals } = parseArgs({ options: { from: { type: 'string' } }, allowPositionals: true });
+const { values: args, positionals } = parseCommand({ usage: USAGE, options: { from: { type: 'string' } }, allowPositionals: true });
 const collection = normalizeAddress(positionals[0]);
-if (!collection) fail('usage: backfill-collection <collection address> [--from N]');
-if (args.from !== undefined && !/^\d+$/.test(args.from)) fail('--from must be a block number');
+if (!collection) usageError(USAGE, positionals[0] === undefined ? 'a collection address is required' : `not an address: ${positionals[0]}`);
+if (args.from !== undefined && !/^\d+$/.test(args.from)) usageError(USAGE, '--from must be a block number');
 
 let config;
 try {
