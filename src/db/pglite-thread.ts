@@ -44,8 +44,6 @@ export class PGliteThread extends BasePGlite {
   #failure: Error | null = null;
   /** messages held for the next call (execProtocolStream) */
   #held: Uint8Array[] = [];
-  /** Parse message (as a latin1 string) -> the reply to its statement's Describe */
-  #described = new Map<string, BackendMessage[]>();
 
   /** Takes over a thread started by startPgliteThread (pglite-thread-start.ts). */
   constructor({ worker, started }: StartedPgliteThread) {
@@ -113,25 +111,8 @@ export class PGliteThread extends BasePGlite {
       this.#held.push(message);
       return [];
     }
-    // The statement's Describe is asked only for its parameter types (PGlite serialises the
-    // values with them; the messages join no result): the answer PostgreSQL gave for the same
-    // Parse message is reused, the Parse stays held, and the statement costs one trip.
-    const parse = message[0] === DESCRIBE && message[5] === STATEMENT ? this.#held.at(-1) : undefined;
-    const key = parse?.[0] === PARSE ? cacheKey(parse) : undefined;
-    if (key !== undefined) {
-      const known = this.#described.get(key);
-      if (known) return known;
-    } else if (message[0] === QUERY && !isTransactionControl(message)) {
-      // a simple-protocol script (migrations, DDL) may change what a statement's parameters are
-      this.#described.clear();
-    }
     const batch = this.#held.length ? concat([...this.#held.splice(0), message]) : message;
-    const messages = parseMessages(await this.execProtocolRaw(batch), opts);
-    if (key !== undefined && isPlainDml(parse!)) {
-      if (this.#described.size >= DESCRIBED_MAX) this.#described.clear();
-      this.#described.set(key, messages);
-    }
-    return messages;
+    return parseMessages(await this.execProtocolRaw(batch), opts);
   }
 
   async execProtocol(message: Uint8Array, opts: ExecProtocolOptions = {}): Promise<ExecProtocolResult> {
@@ -207,9 +188,6 @@ function parseMessages(data: Uint8Array, { throwOnError = true, onNotice }: Exec
 }
 
 const PARSE = 0x50; // 'P'
-const QUERY = 0x51; // 'Q'
-const STATEMENT = 0x53; // Describe's target 'S'
-const DESCRIBED_MAX = 1000;
 const BIND = 0x42; // 'B'
 const DESCRIBE = 0x44; // 'D'
 const EXECUTE = 0x45; // 'E'
@@ -229,22 +207,4 @@ function concat(parts: Uint8Array[]): Uint8Array {
     at += p.length;
   }
   return out;
-}
-
-const cacheKey = (parse: Uint8Array) => Buffer.from(parse.buffer, parse.byteOffset, parse.byteLength).toString('latin1');
-
-/** A Parse message's SQL text (after the message header and the statement's name). */
-function parseText(parse: Uint8Array): string {
-  const nameEnd = parse.indexOf(0, 5);
-  const textEnd = parse.indexOf(0, nameEnd + 1);
-  return Buffer.from(parse.buffer, parse.byteOffset + nameEnd + 1, textEnd - nameEnd - 1).toString('utf8');
-}
-
-/** Statements whose parameter types stay put while the schema does (DDL and SET are not remembered). */
-const isPlainDml = (parse: Uint8Array) => /^\s*(select|insert|update|delete|with|values)\b/i.test(parseText(parse));
-
-/** BEGIN, COMMIT, ROLLBACK and savepoints, which PGlite's transactions send as simple queries. */
-function isTransactionControl(query: Uint8Array): boolean {
-  const text = Buffer.from(query.buffer, query.byteOffset + 5, Math.max(0, query.byteLength - 6)).toString('utf8');
-  return /^\s*(begin|commit|rollback|savepoint|release|start transaction|end)\b/i.test(text);
 }
