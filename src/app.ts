@@ -88,8 +88,9 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
         }),
       );
     }
-    const migrations = await steps.run('migrations', () => migrate(db.sql), (m) => ({ applied: m.applied.length, alreadyApplied: m.alreadyApplied.length }));
-    logger.info({ database: db.describe, applied: migrations.applied, alreadyApplied: migrations.alreadyApplied.length }, 'database ready');
+    // First what needs no database, then the database: on a restart of the embedded database it is
+    // still booting on its own thread (db.ready, src/db/open-database-early.ts) and the main thread
+    // would otherwise idle. Nothing built here sends a statement before the migrations below.
     const crypto = cryptoBackendInfo();
     logger.info(
       { crypto: crypto.backend, ...(crypto.nativeError ? { nativeError: crypto.nativeError } : {}), signatureWorkers: config.signatureWorkers },
@@ -116,7 +117,6 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       refreshMs: config.rpcUrl ? 1000 : Number.POSITIVE_INFINITY,
       onError: (err) => logger.warn({ err }, 'could not read the latest indexed block time'),
     });
-    await clock.refresh();
     const indexerRuntime = createIndexerRuntime(config.indexer.confirmations);
     const services = createServices({
       indexerRuntime,
@@ -131,13 +131,6 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       signatures,
       replica,
     });
-    // In memory there is nothing to keep atomic: seed the new database in place.
-    const freshInMemory = ownsDb && db.kind === 'pglite' && !embeddedOnDisk && migrations.alreadyApplied.length === 0 && migrations.applied.length > 0;
-    if (freshInMemory && config.seed && (await db.prisma.collection.count()) === 0) {
-      await steps.run('demo data', async () => (await import('./db/seed-demo.js')).seedDemo(services), (summary) => ({ source: 'seeded', ...summary }));
-    }
-    if (!config.rpcUrl) logger.warn('RPC_URL is not set: checks that need chain state are skipped and the chain indexer is off');
-    else if (config.indexer.enabled && opts.indexer !== false) stopIndexer = await steps.run('chain indexer', () => startIndexer(config, logger, services, clock, indexerRuntime));
     const indexerOn = Boolean(config.rpcUrl && config.indexer.enabled && opts.indexer !== false);
     // The indexer's position is detail only: a lagging indexer does not make reads unready.
     // lastError stays out of this public answer (it can name the RPC host); the log has it.
@@ -149,13 +142,25 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       },
       { required: false },
     );
+    const yoga = await steps.run('http app', () => createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics }));
+
+    if (db.ready) await db.ready;
+    const migrations = await steps.run('migrations', () => migrate(db.sql), (m) => ({ applied: m.applied.length, alreadyApplied: m.alreadyApplied.length }));
+    logger.info({ database: db.describe, applied: migrations.applied, alreadyApplied: migrations.alreadyApplied.length }, 'database ready');
+    await clock.refresh();
+    // In memory there is nothing to keep atomic: seed the new database in place.
+    const freshInMemory = ownsDb && db.kind === 'pglite' && !embeddedOnDisk && migrations.alreadyApplied.length === 0 && migrations.applied.length > 0;
+    if (freshInMemory && config.seed && (await db.prisma.collection.count()) === 0) {
+      await steps.run('demo data', async () => (await import('./db/seed-demo.js')).seedDemo(services), (summary) => ({ source: 'seeded', ...summary }));
+    }
+    if (!config.rpcUrl) logger.warn('RPC_URL is not set: checks that need chain state are skipped and the chain indexer is off');
+    else if (config.indexer.enabled && opts.indexer !== false) stopIndexer = await steps.run('chain indexer', () => startIndexer(config, logger, services, clock, indexerRuntime));
     // Without an indexer here nothing else writes the time-driven floor changes (src/db/floor-sql.ts):
     // every instance may run the catch-up, it is idempotent and serialised by the floor lock.
     const timeFloors =
       opts.timeFloorsEveryMs && !indexerOn
         ? setInterval(() => services.stats.catchUpTimeFloors().catch((err) => logger.warn({ err }, 'floor history catch-up failed')), opts.timeFloorsEveryMs).unref()
         : undefined;
-    const yoga = await steps.run('http app', () => createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics }));
     const verifier = signatures;
     const bus = events;
     const readReplica = replica;

@@ -14,6 +14,11 @@ export interface Database {
   sql: SqlRunner;
   /** a short description for logs (never the password) */
   describe: string;
+  /**
+   * Set while the database is still opening (an embedded restart's thread, open-database-early.ts):
+   * resolves when it answers, rejects if it cannot open. Statements sent before wait for it.
+   */
+  ready?: Promise<void>;
   /** connections of the PostgreSQL pool (metrics); absent for the embedded database (one session) */
   poolStats?: () => { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;

@@ -49,12 +49,15 @@ function open(config: Config, logger: Logger, steps: StartupSteps, early: EarlyS
     if (!embedded) return undefined;
     // the environment and the configuration read DATA_DIR alike (embeddedDataDirOf); never open another folder
     if (embedded.dataDir !== config.dataDir) throw new Error(`DATA_DIR read as ${embedded.dataDir} and ${config.dataDir}`);
-    return steps.run(
-      'open database',
-      async () => (await import('./pglite-database.js')).openPglite(config.dataDir, {}, embedded),
-      undefined,
-      embedded.startedAt,
-    );
+    // The Database at once, with `ready` pending: boot() builds the application while PostgreSQL
+    // boots, and the step is logged when it answers, timed from the thread's start.
+    return (async () => {
+      const { openPglite } = await import('./pglite-database.js');
+      const db = await openPglite(config.dataDir, {}, embedded, { deferReady: true });
+      const ready = steps.run('open database', () => db.ready!, undefined, embedded.startedAt);
+      ready.catch(() => {});
+      return { ...db, ready };
+    })();
   }
   return (async () => {
     const [{ openDatabase }, { waitForDatabase }] = await Promise.all([import('./database.js'), import('./wait-for-database.js')]);

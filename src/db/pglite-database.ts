@@ -22,7 +22,7 @@ export function createPglite(dir?: string): PGlite {
  * executes beside the event loop. `opening` is a thread the server started before loading the
  * application (open-database-early.ts).
  */
-export async function openPglite(dataDir: string, opts: OpenDatabaseOptions, opening?: OpeningEmbedded): Promise<Database> {
+export async function openPglite(dataDir: string, opts: OpenDatabaseOptions, opening?: OpeningEmbedded, { deferReady = false } = {}): Promise<Database> {
   if (dataDir === 'memory') {
     const pglite = createPglite();
     await pglite.waitReady;
@@ -30,16 +30,18 @@ export async function openPglite(dataDir: string, opts: OpenDatabaseOptions, ope
   }
   const { dir, thread, unlock } = opening ?? startEmbeddedOnDisk(dataDir);
   const pglite = new PGliteThread(thread);
-  try {
-    await pglite.waitReady;
-  } catch (err) {
+  const failed = async (err: unknown): Promise<never> => {
     await pglite.close().catch(() => {});
     unlock();
     throw err;
-  }
+  };
+  // deferReady: the Database now, `ready` when PostgreSQL answers (the server builds its app meanwhile)
+  const ready = pglite.waitReady.catch(failed);
+  if (!deferReady) await ready;
+  else ready.catch(() => {}); // boot() awaits it; unobserved until then
   const db = wrapPglite(pglite as unknown as PGlite, `embedded PGlite ${dir}`, opts);
   const close = db.close;
-  return { ...db, close: () => close().finally(unlock) };
+  return { ...db, ...(deferReady ? { ready } : {}), close: () => close().finally(unlock) };
 }
 
 /** Wraps an open PGlite instance (tests pass clones of a migrated template). */
