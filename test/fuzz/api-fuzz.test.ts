@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import qs from 'qs';
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signWithEthers6 } from '../helpers/maker-orders.js';
+import { signWithEthers6, standardAsk } from '../helpers/maker-orders.js';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 
@@ -33,11 +33,7 @@ beforeAll(async () => {
   app = await startTestApp({ ADMIN_API_KEY: ADMIN_KEY, MAX_BODY_BYTES: String(64 * 1024) });
   await app.services.collections.upsertCollection({ address: COLLECTION, type: 'ERC721', name: 'Seven' });
   const net = app.config.network;
-  validOrder = { ...(await signWithEthers6(wallet, net.chainId, net.exchange, {
-    isOrderAsk: true, signer: wallet.address, collection: COLLECTION, price: '1000000000000000000', tokenId: '7', amount: '1',
-    strategy: net.strategies.standardSale[0]!, currency: net.weth, nonce: '5', startTime: NOW - 60, endTime: NOW + 86_400,
-    minPercentageToAsk: 9800, params: [],
-  })) };
+  validOrder = { ...(await signWithEthers6(wallet, net.chainId, net.exchange, standardAsk(net, { signer: wallet.address, collection: COLLECTION, nonce: 5, now: NOW }))) };
 }, 60_000);
 afterAll(() => app?.close());
 

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { Wallet } from 'ethers';
 import { exchangeDomain, MAKER_ORDER_TYPES } from '../../src/domain/maker-order.js';
 import { encodeParams, parseParams } from '../../src/domain/order-params.js';
+import type { Network } from '../../src/domain/networks.js';
 
 const run = promisify(execFile);
 
@@ -47,4 +48,27 @@ export async function signWithEthers6(wallet: Wallet, chainId: number, verifying
   const value = { ...order, tokenId: order.tokenId ?? '0', params: encodeParams(parsed.values) };
   const signature = await wallet.signTypedData(exchangeDomain(chainId, verifyingContract), MAKER_ORDER_TYPES, value);
   return { ...order, signature };
+}
+
+/**
+ * A standard-sale ask that passes every rule at `now`: 1 ETH in WETH for token 7 of an ERC-721,
+ * valid from a minute before to a day after. Each test overrides only what it varies.
+ */
+export function standardAsk(net: Network, at: { signer: string; collection: string; nonce: number | string; now: number }, over: Partial<MakerOrderBody> = {}): MakerOrderBody {
+  return {
+    isOrderAsk: true,
+    signer: at.signer,
+    collection: at.collection,
+    price: '1000000000000000000',
+    tokenId: '7',
+    amount: '1',
+    strategy: net.strategies.standardSale[0]!,
+    currency: net.weth,
+    nonce: String(at.nonce),
+    startTime: at.now - 60,
+    endTime: at.now + 86_400,
+    minPercentageToAsk: 9800,
+    params: [],
+    ...over,
+  };
 }

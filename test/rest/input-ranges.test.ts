@@ -2,7 +2,7 @@
 // names the field, never a 500, never a row.
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signWithEthers6 } from '../helpers/maker-orders.js';
+import { signWithEthers6, standardAsk } from '../helpers/maker-orders.js';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 
@@ -20,11 +20,7 @@ afterAll(() => app?.close());
 
 async function order(over: Record<string, unknown>) {
   const net = app.config.network;
-  const base = {
-    isOrderAsk: true, signer: wallet.address, collection: COLLECTION, price: '1000000000000000000', tokenId: '7', amount: '1',
-    strategy: net.strategies.standardSale[0]!, currency: net.weth, nonce: String(nonce++), startTime: NOW - 60, endTime: NOW + 86_400,
-    minPercentageToAsk: 9800, params: [] as string[],
-  };
+  const base = standardAsk(net, { signer: wallet.address, collection: COLLECTION, nonce: nonce++, now: NOW });
   // signed over the in-range base; the value under test replaces it afterwards (shape comes first)
   return { ...(await signWithEthers6(wallet, net.chainId, net.exchange, base)), ...over };
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderFieldsFragment } from '../../src/rest/documents.js';
 import { startTestApp, FIXED_NOW, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
-import { signWithEthers6, type MakerOrderBody } from '../helpers/maker-orders.js';
+import { signWithEthers6, type MakerOrderBody, standardAsk } from '../helpers/maker-orders.js';
 import { print } from 'graphql';
 
 const NOW = Math.floor(FIXED_NOW.getTime() / 1000);
@@ -23,22 +23,12 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 let nonce = 1;
-const body = (over: Partial<MakerOrderBody>): MakerOrderBody => ({
-  isOrderAsk: true,
-  signer: wallet.address.toLowerCase(),
-  collection: ERC721,
-  price: '1234500000000000000',
-  tokenId: '115792089237316195423570985008687907853269984665640564039457584007913129639935',
-  amount: '1',
-  strategy: net.strategies.standardSale[0]!,
-  currency: net.weth,
-  nonce: String(nonce++),
-  startTime: NOW - 60,
-  endTime: NOW + 86_400,
-  minPercentageToAsk: 8500,
-  params: [],
-  ...over,
-});
+const body = (over: Partial<MakerOrderBody>): MakerOrderBody =>
+  standardAsk(
+    net,
+    { signer: wallet.address.toLowerCase(), collection: ERC721, nonce: nonce++, now: NOW },
+    { price: '1234500000000000000', tokenId: '115792089237316195423570985008687907853269984665640564039457584007913129639935', minPercentageToAsk: 8500, ...over },
+  );
 
 const ORDER_BY_HASH = `query($hash: Hash!) { order(hash: $hash) { ...RestOrderFields } } ${print(OrderFieldsFragment)}`;
 const VALIDATE = `query($input: MakerOrderInput!) { validateOrder(input: $input) { hash signer valid problems { code field message } } }`;

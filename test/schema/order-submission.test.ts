@@ -11,7 +11,7 @@ import { graphql } from '../../src/gql/index.js';
 import type { MakerOrderInput } from '../../src/gql/graphql.js';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
-import { signWithEthers6, type MakerOrderBody } from '../helpers/maker-orders.js';
+import { signWithEthers6, type MakerOrderBody, standardAsk } from '../helpers/maker-orders.js';
 
 const NOW = Math.floor(FIXED_NOW.getTime() / 1000);
 const wallet = new Wallet('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
@@ -32,25 +32,8 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-function order(over: Partial<MakerOrderBody> = {}): MakerOrderBody {
-  const net = app.config.network;
-  return {
-    isOrderAsk: true,
-    signer: wallet.address,
-    collection: COLLECTION,
-    price: '1000000000000000000',
-    tokenId: '7',
-    amount: '1',
-    strategy: net.strategies.standardSale[0]!,
-    currency: net.weth,
-    nonce: String(nonce++),
-    startTime: NOW - 60,
-    endTime: NOW + 86_400,
-    minPercentageToAsk: 9800,
-    params: [],
-    ...over,
-  };
-}
+const order = (over: Partial<MakerOrderBody> = {}): MakerOrderBody =>
+  standardAsk(app.config.network, { signer: wallet.address, collection: COLLECTION, nonce: nonce++, now: NOW }, over);
 const sign = (o: MakerOrderBody) => signWithEthers6(wallet, app.config.network.chainId, app.config.network.exchange, o);
 const restValidate = (body: unknown) =>
   app.rest('/api/v1/orders/validate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -6,7 +6,7 @@ import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, FIXED_NOW, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
-import { signWithEthers6, signWithV1Sdk, type MakerOrderBody } from '../helpers/maker-orders.js';
+import { signWithEthers6, signWithV1Sdk, type MakerOrderBody, standardAsk } from '../helpers/maker-orders.js';
 
 const NOW = Math.floor(FIXED_NOW.getTime() / 1000);
 // Hardhat's first two well-known development keys.
@@ -34,22 +34,7 @@ afterAll(() => app?.close());
 
 let nonceSeq = 100;
 function base(over: Partial<MakerOrderBody> = {}): MakerOrderBody {
-  return {
-    isOrderAsk: true,
-    signer: wallet.address,
-    collection: ERC721,
-    price: '1000000000000000000',
-    tokenId: '7',
-    amount: '1',
-    strategy: net.strategies.standardSale[1]!,
-    currency: net.weth,
-    nonce: String(nonceSeq++),
-    startTime: NOW - 60,
-    endTime: NOW + 86_400,
-    minPercentageToAsk: 9800,
-    params: [],
-    ...over,
-  };
+  return standardAsk(net, { signer: wallet.address, collection: ERC721, nonce: nonceSeq++, now: NOW }, { strategy: net.strategies.standardSale[1]!, ...over });
 }
 const sign = (order: MakerOrderBody, w = wallet) => signWithEthers6(w, net.chainId, net.exchange, order);
 const post = (body: unknown, headers: Record<string, string> = {}) =>
