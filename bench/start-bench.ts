@@ -48,11 +48,12 @@ async function startOnce(env: Record<string, string>): Promise<Run> {
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((r) => child.once('exit', r));
+  let exit = '';
+  const exited = new Promise<void>((r) => child.once('exit', (code, signal) => ((exit = signal ? `signal ${signal}` : `code ${code}`), r())));
   let dead = false;
   void exited.then(() => (dead = true));
   for (;;) {
-    if (dead) throw new Error(`the server exited before it was ready:\n${out}`);
+    if (dead) throw new Error(`\`${cmd[0]} ${cmd[1].join(' ')}\` exited (${exit}) before the server was ready:\n${out}`);
     const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
     if (ok) break;
     await new Promise((r) => setTimeout(r, 10));

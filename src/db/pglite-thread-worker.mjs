@@ -2,13 +2,47 @@
 // instance and answers raw wire-protocol messages; the main thread keeps PGlite's query,
 // transaction and parsing logic. Plain JavaScript: it imports nothing of ours, so it runs as is
 // from src/ (tests, tsx) and is copied next to the bundle in dist/ by scripts/build.mjs.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
 
 const { dataDir, settings } = workerData;
+
+// Side by side with PGlite's import, instead of after it (PGlite reads and compiles these only
+// once constructed): its WASM, compiled by the thread that started this one while this one booted
+// (compilePgliteWasm), the first message; and its file bundle (share/, 6 MB), read here. Either
+// missing, PGlite loads its own and reports what is wrong.
+const compiled = new Promise((resolve) => parentPort.once('message', (msg) => resolve(msg?.wasmModule)));
+const bundle = readFile(path.join(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), 'pglite.data')).then(
+  (b) => {
+    // a file this size has a buffer of its own; copied only if it ever shares one
+    const data = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b.buffer : b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+    return { arrayBuffer: async () => data };
+  },
+  () => undefined,
+);
+const { PGlite } = await import('@electric-sql/pglite');
+
+/**
+ * PGlite that only answers wire-protocol bytes. PGlite reads the catalog's array types when it
+ * opens, to parse array columns; this thread never parses a result (the main thread's
+ * PGliteThread does, and reads them itself). That query was the first on a cold catalog, about
+ * 0.1 s of every open, twice over.
+ */
+class WirePGlite extends PGlite {
+  async _initArrayTypes() {}
+}
+
 let pg;
 try {
-  pg = new PGlite({ dataDir, startParams: [...PGlite.defaultStartParams, ...settings] });
+  const [pgliteWasmModule, fsBundle] = await Promise.all([compiled, bundle]);
+  pg = new WirePGlite({
+    dataDir,
+    startParams: [...PGlite.defaultStartParams, ...settings],
+    ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
+    ...(fsBundle ? { fsBundle } : {}),
+  });
   await pg.waitReady;
   parentPort.postMessage({ type: 'ready' });
 } catch (err) {
