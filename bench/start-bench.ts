@@ -39,7 +39,28 @@ interface Run {
   steps: Record<string, number>;
 }
 
-/** One start: spawn, poll /readyz until 200, SIGTERM, wait for the exit. */
+/**
+ * Waits until every process of the group has exited. npm exits on SIGTERM at once, while the
+ * server it started is still closing its database (a checkpoint, then DATA_DIR's lock); the next
+ * start of the same DATA_DIR would find the lock held and stop ("in use by process N").
+ */
+async function groupGone(pgid: number, timeoutMs = 15_000): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return; // ESRCH: nothing left in the group
+    }
+    if (performance.now() > until) {
+      process.kill(-pgid, 'SIGKILL');
+      throw new Error(`the server (process group ${pgid}) did not exit within ${timeoutMs} ms of SIGTERM`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** One start: spawn, poll /readyz until 200, SIGTERM, wait until the server and npm have exited. */
 async function startOnce(env: Record<string, string>): Promise<Run> {
   const port = await freePort();
   const cmd = values.via === 'node' ? [process.execPath, ['scripts/run-built.mjs', 'server']] as const : ['npm', ['start', '--silent']] as const;
@@ -61,6 +82,7 @@ async function startOnce(env: Record<string, string>): Promise<Run> {
   const ms = performance.now() - t0;
   process.kill(-child.pid!, 'SIGTERM');
   await exited;
+  await groupGone(child.pid!);
   const steps: Record<string, number> = {};
   for (const line of out.split('\n')) {
     if (!line.startsWith('{')) continue;
