@@ -26,7 +26,7 @@ export interface StartedPgliteThread {
 const WORKER_ENTRY = new URL('./pglite-thread-worker.mjs', import.meta.url);
 
 /** PGlite's own folder in node_modules: its WASM and file bundle sit beside its JavaScript. */
-export function pgliteDistDir(): string {
+function pgliteDistDir(): string {
   return path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
 }
 

@@ -12,7 +12,8 @@ const { dataDir, settings } = workerData;
 // Side by side with PGlite's import, instead of after it (PGlite reads and compiles these only
 // once constructed): its WASM, compiled by the thread that started this one while this one booted
 // (compilePgliteWasm), the first message; and its file bundle (share/, 6 MB), read here. Either
-// missing, PGlite loads its own and reports what is wrong.
+// missing, PGlite loads its own and reports what is wrong. (PGlite's folder is found as
+// pglite-thread-start.ts finds it: this file imports nothing of ours.)
 const compiled = new Promise((resolve) => parentPort.once('message', (msg) => resolve(msg?.wasmModule)));
 const bundle = readFile(path.join(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), 'pglite.data')).then(
   (b) => {
@@ -27,8 +28,8 @@ const { PGlite } = await import('@electric-sql/pglite');
 /**
  * PGlite that only answers wire-protocol bytes. PGlite reads the catalog's array types when it
  * opens, to parse array columns; this thread never parses a result (the main thread's
- * PGliteThread does, and reads them itself). That query was the first on a cold catalog, about
- * 0.1 s of every open, twice over.
+ * PGliteThread does, and runs the same query itself). Here it was also the first query on a
+ * cold catalog, which costs 50-100 ms whatever it is: the one the main thread sends now pays that.
  */
 class WirePGlite extends PGlite {
   async _initArrayTypes() {}
