@@ -43,19 +43,25 @@ export function compilePgliteWasm(): WebAssembly.Module {
   return new WebAssembly.Module(readFileSync(path.join(pgliteDistDir(), 'pglite.wasm')));
 }
 
-export function startPgliteThread(dataDir: string): StartedPgliteThread {
+/** compilePgliteWasm, or null when the WASM cannot be read or is not valid: PGlite then compiles its own and reports what is wrong. */
+function compiledOrNull(): WebAssembly.Module | null {
+  try {
+    return compilePgliteWasm();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts the thread on dataDir. `wasm` is compiled after the thread is created, so both proceed at
+ * once; null hands it none (tests of that path).
+ */
+export function startPgliteThread(dataDir: string, wasm?: null): StartedPgliteThread {
   // execArgv []: the thread is plain JavaScript; a parent's loader flags (tsx under tests and the
   // CLIs' development runs) would only slow its start. V8's flags are per process and still apply.
   const worker = new Worker(WORKER_ENTRY, { workerData: { dataDir, settings: PGLITE_SETTINGS }, execArgv: [] });
-  // The thread's first message. Without a module (unreadable, or not valid WASM) PGlite compiles
-  // its own and reports what is wrong.
-  let wasmModule: WebAssembly.Module | undefined;
-  try {
-    wasmModule = compilePgliteWasm();
-  } catch {
-    wasmModule = undefined;
-  }
-  worker.postMessage({ type: 'wasm', wasmModule });
+  // the thread's first message
+  worker.postMessage({ type: 'wasm', wasmModule: wasm === null ? null : compiledOrNull() });
   // listening from the first moment: a 'ready' emitted before anyone listens would be lost
   const started = new Promise<void>((resolve, reject) => {
     const onMessage = (msg: { type?: string; message?: string }) => {

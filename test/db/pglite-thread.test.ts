@@ -8,7 +8,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, PGlite } from '@electric-sql/pglite';
 import { PGliteThread } from '../../src/db/pglite-thread.js';
-import { Worker } from 'node:worker_threads';
 import { compilePgliteWasm, PGLITE_SETTINGS, startPgliteThread } from '../../src/db/pglite-thread-start.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'mkt-pglite-thread-'));
@@ -126,13 +125,7 @@ describe('PGliteThread', () => {
   it('opens with the WASM compiled by the starting thread, and with its own when it is handed none', async () => {
     expect(WebAssembly.Module.exports(compilePgliteWasm()).map((e) => e.name)).toContain('PostgresMainLoopOnce');
     // what startPgliteThread sends when it cannot read or compile the WASM: PGlite loads its own
-    const worker = new Worker(new URL('../../src/db/pglite-thread-worker.mjs', import.meta.url), { workerData: { dataDir: path.join(root, 'own-wasm'), settings: PGLITE_SETTINGS } });
-    worker.postMessage({ type: 'wasm' });
-    const started = new Promise<void>((resolve, reject) => {
-      worker.on('message', (msg: { type?: string; message?: string }) => (msg.type === 'ready' ? resolve() : msg.type === 'failed' ? reject(new Error(msg.message)) : undefined));
-      worker.on('error', reject);
-    });
-    const own = new PGliteThread({ worker, started });
+    const own = new PGliteThread(startPgliteThread(path.join(root, 'own-wasm'), null));
     await own.waitReady;
     expect((await own.query<{ n: number[] }>('SELECT ARRAY[1, 2] AS n')).rows).toEqual([{ n: [1, 2] }]);
     await own.close();
