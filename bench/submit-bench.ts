@@ -389,6 +389,12 @@ async function main() {
     console.log(line(header));
     console.log('|' + widths.map((w, i) => (i ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|');
     for (const r of rows) console.log(line(r));
+    // Issue 10, goal 1: >= 800 valid orders/s through POST /api/v1/orders on PostgreSQL, 2 cores.
+    const rest = rows.find((r) => r[0] === 'rest');
+    if (rest && values.db === 'postgres' && !values.chain) {
+      const met = Number(rest[1]) >= 800;
+      console.log(`\nissue 10, goal 1 (${os.cpus().length} cores): rest on postgres ${rest[1]} orders/s, goal >= 800: ${met ? 'met' : 'NOT met'}`);
+    }
   } finally {
     for (const fn of cleanups.reverse()) await fn();
   }
