@@ -19,7 +19,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     reporters: ['default'],
-    // prints which tests this run skips and what to set to run them
-    globalSetup: ['test/helpers/skip-summary.ts'],
+    // prints which tests this run skips and what to set to run them; rebuilds a stale dist/
+    globalSetup: ['test/helpers/skip-summary.ts', 'test/helpers/build-dist.ts'],
   },
 });

@@ -94,7 +94,7 @@ async function admin(url: string, sql: string) {
 }
 
 function seed(databaseUrl: string) {
-  execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/seed.ts'], {
+  execFileSync(process.execPath, ['scripts/run-built.mjs', 'seed'], {
     cwd: REPO_ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', SIGNATURE_WORKERS: '0' },
     stdio: 'inherit',

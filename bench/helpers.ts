@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { START_NODE_FLAGS } from '../scripts/start-node-flags.js';
 import type { SqlRunner } from '../src/db/sql-runner.js';
 import { countPgStatementsOnTheWire } from './pg-wire-count.mjs';
 
@@ -415,13 +416,8 @@ export class ChildServer {
 }
 
 const ROOT = path.resolve(path.dirname(SELF), '..');
-/**
- * Node flags `npm start` gives the server, read from package.json's start script so the benches
- * run the same process (scripts/run-built.mjs runs dist/server.js in-process).
- */
-export const SERVER_NODE_FLAGS: string[] = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start as string)
-  .split(/\s+/)
-  .filter((arg) => arg.startsWith('--'));
+/** Node flags `npm start` gives the server (scripts/run-built.mjs runs dist/server.js in-process). */
+export const SERVER_NODE_FLAGS: string[] = START_NODE_FLAGS;
 
 /**
  * This service as `npm start` serves it: scripts/run-built.mjs (rebuilds dist/ when a source is

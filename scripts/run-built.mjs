@@ -4,10 +4,10 @@
 // and the demo template, which may no longer match the sources, is dropped: the next first
 // start then seeds the demo itself. `npm run build` rebuilds both.
 //   node scripts/run-built.mjs <entry> [args...]
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureDistCurrent } from './ensure-dist-current.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [entry, ...args] = process.argv.slice(2);
@@ -16,24 +16,9 @@ if (!entry) {
   process.exit(2);
 }
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const d of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, d.name);
-    newest = Math.max(newest, d.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-const stamp = path.join(root, 'dist', 'build-stamp.json');
-const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
-const sourcesAt = Math.max(newestMtime(path.join(root, 'src')), statSync(path.join(root, 'package.json')).mtimeMs);
-if (sourcesAt > builtAt) {
-  const { buildDist } = await import('./build.mjs');
-  const why = builtAt ? 'sources changed since the last build' : 'no build yet';
-  const ms = await buildDist({ quiet: true });
-  rmSync(path.join(root, 'dist', 'demo-template'), { recursive: true, force: true });
-  console.error(JSON.stringify({ level: 30, time: new Date().toISOString(), step: 'build', ms, msg: `startup: rebuilt dist/ (${why})` }));
+const rebuilt = await ensureDistCurrent();
+if (rebuilt) {
+  console.error(JSON.stringify({ level: 30, time: new Date().toISOString(), step: 'build', ms: rebuilt.ms, msg: `startup: rebuilt dist/ (${rebuilt.why})` }));
 }
 // Node >= 22.1 keeps V8's compiled code of dist/ between runs (in the OS temp folder): about a
 // tenth less CPU to load the service's modules, measured on Node 24. Node 20 has no such cache.

@@ -1,12 +1,16 @@
 // N gateway processes on one PostgreSQL (and usually one Redis): the module behind
-// `npm run cluster` and the cluster tests (issue 13). Each instance is `node --import tsx
-// src/server.ts` (no wrapper process, so a signal or kill -9 reaches the server itself), on its
-// own port, logging to <logDir>/instance-<i>.log; ready once /readyz answers 200.
+// `npm run cluster` and the cluster tests (issue 13). Each instance is `node <npm start's flags>
+// dist/server.js`, the built server as README tells a supervisor to run it (no npm or other
+// wrapper process, so a signal or kill -9 reaches the server itself, and no TypeScript compiled
+// at run time), on its own port, logging to <logDir>/instance-<i>.log; ready once /readyz
+// answers 200. dist/ is rebuilt first when a source is newer than it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDistCurrent } from '../ensure-dist-current.mjs';
+import { START_NODE_FLAGS } from '../start-node-flags.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -81,7 +85,7 @@ function startInstance(index: number, port: number, opts: ClusterOptions): Insta
   const spawnIt = () => {
     const fd = openSync(logFile, 'a');
     exited = false;
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    child = spawn(process.execPath, [...START_NODE_FLAGS, 'dist/server.js'], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...opts.env, ...opts.envFor?.(index), PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', fd, fd],
@@ -147,6 +151,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   }
   if (opts.instances < 1) throw new Error('instances must be at least 1');
   mkdirSync(opts.logDir, { recursive: true });
+  await ensureDistCurrent();
   const ports: number[] = [];
   for (let i = 0; i < opts.instances; i++) ports.push(opts.basePort ? opts.basePort + i : await freePort());
   const instances = ports.map((port, i) => startInstance(i, port, opts));

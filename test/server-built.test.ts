@@ -1,0 +1,136 @@
+// The built service, as `npm start` and the operator commands run it: scripts/run-built.mjs with
+// npm start's Node flags, running dist/ (esbuild bundles, worker threads beside their chunks,
+// packages left external) with plain Node. The rest of the suite runs the TypeScript sources, so
+// this file is what catches a build that bundles wrongly or misses a file. The global setup
+// (test/helpers/build-dist.ts) rebuilt dist/ first if a source was newer.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Wallet } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { START_NODE_FLAGS } from '../scripts/start-node-flags.js';
+import { ENTRIES } from '../scripts/build.mjs';
+import { loadConfig } from '../src/config.js';
+import { DEMO_COLLECTION } from '../src/http/pages/demo-addresses.js';
+import { signWithEthers6, standardAsk } from './helpers/maker-orders.js';
+import { backendName, createPostgresDatabase, TEST_DATABASE_URL } from './helpers/test-database.js';
+
+const run = promisify(execFile);
+const root = mkdtempSync(path.join(tmpdir(), 'mkt-built-'));
+const children: ChildProcess[] = [];
+let database: { env: Record<string, string>; drop(): Promise<void> };
+
+beforeAll(async () => {
+  if (TEST_DATABASE_URL) {
+    const created = await createPostgresDatabase();
+    database = { env: { DATABASE_URL: created.url }, drop: created.drop };
+    // PostgreSQL is never seeded by the server: an operator runs `npm run seed`, the built command.
+    await run(process.execPath, ['scripts/run-built.mjs', 'seed'], { env: env({ LOG_LEVEL: 'warn' }) });
+  } else {
+    // The embedded database seeds itself on its first start (from dist/demo-template when the build made one).
+    database = { env: { DATABASE_URL: '', DATA_DIR: path.join(root, 'data') }, drop: async () => {} };
+  }
+});
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  await database?.drop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const env = (over: Record<string, string> = {}) => ({ ...process.env, LOG_LEVEL: 'info', SIGNATURE_WORKERS: '0', PORT: '0', HOST: '127.0.0.1', ...database.env, ...over });
+
+/** `npm start` without npm: the same script and flags. Resolves once the server logged readyMs. */
+function startBuilt() {
+  const child = spawn(process.execPath, [...START_NODE_FLAGS, 'scripts/run-built.mjs', 'server'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', () => {
+      const line = out.split('\n').find((l) => l.includes('"readyMs"'));
+      if (line) resolve(`http://127.0.0.1:${JSON.parse(line).port}`);
+    });
+    void exited.then((code) => reject(new Error(`the built server exited with ${code}: ${out}`)));
+  });
+  return { child, ready, exited, output: () => out };
+}
+
+async function stop(server: ReturnType<typeof startBuilt>) {
+  server.child.kill('SIGTERM');
+  expect(await server.exited).toBe(0);
+}
+
+describe(`the built service (${backendName})`, () => {
+  let hash: string;
+
+  it('starts from dist/, says each step with its time, serves the demo and stores a signed order', async () => {
+    const server = startBuilt();
+    const base = await server.ready;
+    const lines = server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    // Startup says what it does and how long each step took (issue 10), from the built code.
+    const steps = lines.filter((l) => typeof l.step === 'string' && typeof l.ms === 'number').map((l) => l.step as string);
+    expect(steps).toEqual(expect.arrayContaining(['load modules', 'http app', 'migrations', 'listen']));
+    expect(server.output()).not.toContain('rebuilt dist/'); // the global setup left it current
+
+    // Reads: the demo marketplace through REST and GraphQL.
+    const collection = await (await fetch(`${base}/api/v1/collections?address=${DEMO_COLLECTION}`)).json();
+    expect(collection.success).toBe(true);
+    expect(collection.data.name).toBe('Lantern Owls');
+    const gql = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ collection(address: "${DEMO_COLLECTION}") { name orders(first: 2) { edges { node { hash } } } } }` }),
+    });
+    const page = await gql.json();
+    expect(page.errors).toBeUndefined();
+    expect(page.data.collection.orders.edges.length).toBeGreaterThan(0);
+
+    // A write through the signature check (native or JS crypto, whichever started) and the database.
+    const net = loadConfig({}).network;
+    const wallet = new Wallet(Wallet.createRandom().privateKey);
+    const nonce = await (await fetch(`${base}/api/v1/orders/nonce?address=${wallet.address}`)).json();
+    expect(nonce.success).toBe(true);
+    const now = Math.floor(Date.now() / 1000);
+    const order = await signWithEthers6(wallet, net.chainId, net.exchange, standardAsk(net, { signer: wallet.address, collection: DEMO_COLLECTION, nonce: nonce.data, now }));
+    const created = await fetch(`${base}/api/v1/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(order) });
+    const body = await created.json();
+    expect(created.status, JSON.stringify(body)).toBe(201);
+    hash = body.data.hash;
+
+    // Bad input still gets the envelope from the bundle (zod and the REST adapter bundled in).
+    const bad = await fetch(`${base}/api/v1/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"signer":1' });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).success).toBe(false);
+
+    // The GraphiQL page (an external package loaded on demand) and the metrics.
+    const ide = await fetch(`${base}/graphql`, { headers: { accept: 'text/html' } });
+    expect(ide.status).toBe(200);
+    expect(await ide.text()).toContain('GraphiQL');
+    expect((await fetch(`${base}/metrics`)).status).toBe(200);
+    await stop(server);
+  });
+
+  it('restarts on the same data and still has the order', async () => {
+    const server = startBuilt();
+    const base = await server.ready;
+    const found = await (await fetch(`${base}/api/v1/orders?hash=${hash}`)).json();
+    expect(found.success).toBe(true);
+    expect(found.data.map((o: { hash: string }) => o.hash)).toEqual([hash]);
+    await stop(server);
+  });
+
+  it('every built command answers --help without touching a database', async () => {
+    const entries = Object.keys(ENTRIES).filter((e) => e !== 'build-demo-template');
+    const dataDir = path.join(root, 'help');
+    const results = await Promise.all(entries.map((e) => run(process.execPath, ['scripts/run-built.mjs', e, '--help'], { env: env({ DATA_DIR: dataDir, DATABASE_URL: '' }) })));
+    for (const [i, r] of results.entries()) {
+      expect(r.stdout, entries[i]).toMatch(/^usage: /);
+      expect(r.stderr, entries[i]).toBe('');
+    }
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
