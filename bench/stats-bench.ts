@@ -17,13 +17,15 @@
 // (a) services.stats.statsFor of one collection, (b) of 50 collections in one call, (c) the
 // same 50 collections as aliases of `collection(address)` with every stats field in one GraphQL
 // request through yoga.fetch (no HTTP), (d) the 100,000-sale collection against the 10-sale
-// one, and the rollup refresh cost per new sale (services.sales.recordSale near now). Before
+// one, (e) the first page of Query.collections under each ranking, and the rollup refresh cost
+// per new sale (services.sales.recordSale near now). Before
 // measuring, the rollup-based numbers of three collections are checked against a plain scan
 // of their raw sales, so a fast wrong answer fails the run. --explain prints EXPLAIN ANALYZE of
 // the statements one statsFor call on the 100,000-sale collection sends.
 import { parseArgs } from 'node:util';
 import type { Running } from '../src/app.js';
 import { normalizeAddress } from '../src/domain/address.js';
+import { COLLECTION_ORDERS } from '../src/domain/collection-ranking.js';
 import { STATS_WINDOWS } from '../src/domain/stats-math.js';
 import { prng } from '../src/db/prng.js';
 import type { CollectionStats } from '../src/services/stats.js';
@@ -212,6 +214,11 @@ async function main() {
   results.push(['(c) GraphQL, 50 collections x stats, 1 request', await timeIt(iterations, gql)]);
   results.push([`(d) statsFor, the ${BIG.toLocaleString('en-US')}-sale collection`, await timeIt(iterations, async () => void (await app.services.stats.statsFor([addresses[0]!])))]);
   results.push([`(d) statsFor, the ${SMALL}-sale collection`, await timeIt(iterations, async () => void (await app.services.stats.statsFor([addresses[1]!])))]);
+  // Discovery (Query.collections): the first page of 20 under each ranking, over every collection.
+  for (const orderBy of COLLECTION_ORDERS) {
+    const calls = Math.max(5, Math.min(iterations, Math.round(3e6 / collectionCount)));
+    results.push([`(e) collections(first: 20, orderBy: ${orderBy})`, await timeIt(calls, async () => void (await app.services.collectionDiscovery.listCollections({ filter: {}, orderBy, first: 20 })))]);
+  }
   let seq = 0;
   const network = app.services.deps.network;
   results.push([
