@@ -1,13 +1,15 @@
 // Query.collections: every collection matching a filter, ranked by a statistic, paged with the
-// address of the last collection as cursor, with an exact totalCount. Ranking by a rolling
-// statistic needs the statistic of every matching collection: statsFor computes them for the
-// whole set in two SQL statements (from the rollups), then the ranking is done here.
+// address of the last collection as cursor, with an exact totalCount. A ranking needs the
+// statistic of every matching collection, so it is computed for all of them, but only that one
+// statistic (src/services/ranking-keys.ts) and only from the rows that can hold it; then the
+// matching collections are ranked here by address and name alone, and only the page's rows are
+// read whole.
 import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
-import { compareCollections, type CollectionOrder } from '../domain/collection-ranking.js';
+import { rankCollections, type CollectionOrder } from '../domain/collection-ranking.js';
 import { ServiceError } from '../domain/errors.js';
 import type { Collection, Prisma } from '../generated/prisma/client.js';
 import type { ServiceDeps } from './deps.js';
-import type { StatsService } from './stats.js';
+import { createRankingKeys } from './ranking-keys.js';
 
 export interface CollectionFilter {
   type?: 'ERC721' | 'ERC1155' | null;
@@ -22,29 +24,20 @@ export interface CollectionPage {
   totalCount: number;
 }
 
-export function createCollectionDiscoveryService(deps: ServiceDeps, stats: StatsService) {
+export function createCollectionDiscoveryService(deps: ServiceDeps) {
   const { prisma } = deps.db;
+  const { rankingKeys } = createRankingKeys(deps);
 
   async function listCollections(q: { filter: CollectionFilter; orderBy: CollectionOrder; first: number; after?: string | null }): Promise<CollectionPage> {
     const where: Prisma.CollectionWhereInput = {};
     if (q.filter.type) where.type = q.filter.type;
     if (q.filter.isVerified != null) where.isVerified = q.filter.isVerified;
     if (q.filter.nameContains) where.name = { contains: q.filter.nameContains, mode: 'insensitive' };
-    const all = await prisma.collection.findMany({ where, orderBy: { address: 'asc' } });
-    const statsList = q.orderBy === 'NAME' ? [] : await stats.statsFor(all.map((c) => c.address));
-    const ranked = all.map((c, i) => {
-      const s = statsList[i];
-      return {
-        row: c,
-        address: c.address,
-        name: c.name ?? DEFAULT_COLLECTION_NAME,
-        volume24h: s?.volume24h ?? '0',
-        volume7d: s?.volume7d ?? '0',
-        floorPrice: s?.floorPrice ?? null,
-        change24h: s?.change24h ?? null,
-      };
-    });
-    ranked.sort(compareCollections(q.orderBy));
+    const [matching, keysOf] = await Promise.all([prisma.collection.findMany({ where, select: { address: true, name: true } }), rankingKeys(q.orderBy)]);
+    const ranked = rankCollections(
+      q.orderBy,
+      matching.map((c) => ({ address: c.address, name: c.name ?? DEFAULT_COLLECTION_NAME, ...keysOf(c.address) })),
+    );
     let start = 0;
     if (q.after) {
       const i = ranked.findIndex((r) => r.address.toLowerCase() === q.after!.toLowerCase());
@@ -52,7 +45,9 @@ export function createCollectionDiscoveryService(deps: ServiceDeps, stats: Stats
       start = i + 1;
     }
     const page = ranked.slice(start, start + q.first);
-    return { collections: page.map((r) => r.row), hasNextPage: start + q.first < ranked.length, totalCount: ranked.length };
+    const rows = page.length ? await prisma.collection.findMany({ where: { address: { in: page.map((r) => r.address) } } }) : [];
+    const byAddress = new Map(rows.map((r) => [r.address, r]));
+    return { collections: page.flatMap((r) => byAddress.get(r.address) ?? []), hasNextPage: start + q.first < ranked.length, totalCount: ranked.length };
   }
 
   return { listCollections };

@@ -30,7 +30,7 @@ export function createServices(deps: ServiceDeps) {
     health: createHealthService(deps),
     indexer: createIndexerStatusService(deps),
     overview: createOverviewService(deps),
-    collectionDiscovery: createCollectionDiscoveryService(deps, stats),
+    collectionDiscovery: createCollectionDiscoveryService(deps),
     collectionMarket: createCollectionMarketService(deps),
     saleHistory: createSaleHistoryService(deps),
   };

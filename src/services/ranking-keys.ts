@@ -1,0 +1,86 @@
+// The one statistic a ranking of Query.collections needs, for every collection at once, read
+// only from the rows that can hold it: the sales rollups inside the window for a volume or a
+// change, the live listings for a floor. Computing every field of statsFor for every collection
+// instead made a ranking cost grow with the number of collections times their history (all-time
+// sums, four floor look-ups each); this grows with the activity inside the window.
+//
+// The window sums are statsFor's, exactly (src/services/stats.ts explains P(t)): for a window
+// (lo, hi], P(hi) - P(lo) = the daily buckets of the days [day(lo), day(hi)) + tail(hi) - tail(lo),
+// where tail(t) = hourly buckets [day(t), hour(t)) + raw sales [hour(t), t]. Each part is a range
+// on the time column alone (indexes of migration 20261124100000_rollup_time_indexes).
+import type { CollectionOrder, RankedCollection } from '../domain/collection-ranking.js';
+import { percentChange } from '../domain/stats-math.js';
+import { readDb, type ServiceDeps } from './deps.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
+
+const WINDOW_VOLUME_SQL = `
+SELECT address, SUM(v)::text AS volume FROM (
+  SELECT d.collection_address AS address, d.volume AS v FROM sale_day_buckets d
+   WHERE d.day_start >= $2::timestamptz AND d.day_start < $5::timestamptz
+  UNION ALL
+  SELECT h.collection_address, h.volume FROM sale_buckets h
+   WHERE h.bucket_start >= $5::timestamptz AND h.bucket_start < $6::timestamptz
+  UNION ALL
+  SELECT s.collection_address, s.price FROM sales s
+   WHERE s.timestamp >= $6::timestamptz AND s.timestamp <= $4::timestamptz
+  UNION ALL
+  SELECT h.collection_address, -h.volume FROM sale_buckets h
+   WHERE h.bucket_start >= $2::timestamptz AND h.bucket_start < $3::timestamptz
+  UNION ALL
+  SELECT s.collection_address, -s.price FROM sales s
+   WHERE s.timestamp >= $3::timestamptz AND s.timestamp <= $1::timestamptz
+) parts GROUP BY address`;
+
+/** statsFor's floorPrice for every collection that has one: the cheapest live VALID standard listing. */
+const FLOORS_NOW_SQL = `
+SELECT o.collection_address AS address, MIN(o.price)::text AS floor FROM orders o
+ WHERE o.is_order_ask AND o.status = 'VALID' AND o.end_time >= $1 AND o.start_time <= $1 AND o.strategy = ANY($2::text[])
+ GROUP BY 1`;
+
+/** The ranking fields of one collection; the defaults are statsFor's for a collection with no sales and no listing. */
+export type RankingKeys = Pick<RankedCollection, 'volume24h' | 'volume7d' | 'floorPrice' | 'change24h'>;
+
+export function createRankingKeys(deps: ServiceDeps) {
+  async function windowVolumes(loMs: number, hiMs: number): Promise<Map<string, bigint>> {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const rows = await readDb(deps).sql.query<{ address: string; volume: string }>(WINDOW_VOLUME_SQL, [
+      iso(loMs), iso(floorTo(loMs, DAY_MS)), iso(floorTo(loMs, HOUR_MS)),
+      iso(hiMs), iso(floorTo(hiMs, DAY_MS)), iso(floorTo(hiMs, HOUR_MS)),
+    ]);
+    return new Map(rows.map((r) => [r.address, BigInt(r.volume)]));
+  }
+
+  async function currentFloors(nowMs: number): Promise<Map<string, string>> {
+    const rows = await readDb(deps).sql.query<{ address: string; floor: string }>(FLOORS_NOW_SQL, [Math.floor(nowMs / 1000), deps.network.strategies.standardSale]);
+    return new Map(rows.map((r) => [r.address, r.floor]));
+  }
+
+  /** What `order` ranks on, for any collection (by address); only that field is computed. */
+  async function rankingKeys(order: CollectionOrder): Promise<(address: string) => RankingKeys> {
+    const none: RankingKeys = { volume24h: '0', volume7d: '0', floorPrice: null, change24h: '0.00' };
+    const nowMs = deps.now().getTime();
+    switch (order) {
+      case 'NAME':
+        return () => none;
+      case 'VOLUME_24H':
+      case 'VOLUME_7D': {
+        const field = order === 'VOLUME_24H' ? 'volume24h' : 'volume7d';
+        const volumes = await windowVolumes(nowMs - (order === 'VOLUME_24H' ? 1 : 7) * DAY_MS, nowMs);
+        return (address) => ({ ...none, [field]: (volumes.get(address) ?? 0n).toString() });
+      }
+      case 'FLOOR': {
+        const floors = await currentFloors(nowMs);
+        return (address) => ({ ...none, floorPrice: floors.get(address) ?? null });
+      }
+      case 'CHANGE_24H': {
+        const [current, previous] = await Promise.all([windowVolumes(nowMs - DAY_MS, nowMs), windowVolumes(nowMs - 2 * DAY_MS, nowMs - DAY_MS)]);
+        return (address) => ({ ...none, change24h: percentChange(current.get(address) ?? 0n, previous.get(address) ?? 0n) });
+      }
+    }
+  }
+
+  return { rankingKeys };
+}
