@@ -3,7 +3,7 @@
 // packages left external) with plain Node. The rest of the suite runs the TypeScript sources, so
 // this file is what catches a build that bundles wrongly or misses a file. The global setup
 // (test/helpers/build-dist.ts) rebuilt dist/ first if a source was newer.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { ENTRIES } from '../scripts/build.mjs';
 import { loadConfig } from '../src/config.js';
 import { DEMO_COLLECTION } from '../src/http/pages/demo-addresses.js';
 import { signWithEthers6, standardAsk } from './helpers/maker-orders.js';
+import { spawnServerProcess } from './helpers/server-process.js';
 import { backendName, createPostgresDatabase, TEST_DATABASE_URL } from './helpers/test-database.js';
 
 const run = promisify(execFile);
@@ -41,22 +42,11 @@ afterAll(async () => {
 
 const env = (over: Record<string, string> = {}) => ({ ...process.env, LOG_LEVEL: 'info', SIGNATURE_WORKERS: '0', PORT: '0', HOST: '127.0.0.1', ...database.env, ...over });
 
-/** `npm start` without npm: the same script and flags. Resolves once the server logged readyMs. */
+/** `npm start` without npm: the same script and flags. `ready` resolves with its base URL. */
 function startBuilt() {
-  const child = spawn(process.execPath, [...START_NODE_FLAGS, 'scripts/run-built.mjs', 'server'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const ready = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', () => {
-      const line = out.split('\n').find((l) => l.includes('"readyMs"'));
-      if (line) resolve(`http://127.0.0.1:${JSON.parse(line).port}`);
-    });
-    void exited.then((code) => reject(new Error(`the built server exited with ${code}: ${out}`)));
-  });
-  return { child, ready, exited, output: () => out };
+  const server = spawnServerProcess([...START_NODE_FLAGS, 'scripts/run-built.mjs', 'server'], env());
+  children.push(server.child);
+  return { ...server, ready: server.ready.then((port) => `http://127.0.0.1:${port}`) };
 }
 
 async function stop(server: ReturnType<typeof startBuilt>) {

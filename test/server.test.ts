@@ -1,7 +1,7 @@
 // The server process as an operator runs it: SIGTERM drains (an order POST in flight still gets
 // its 201, subscriptions end politely, new connections are refused, exit 0 in under 10 s); a
 // taken port, a bad configuration and `--help` each print what to do and nothing else.
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { createLogger } from '../src/logger.js';
 import { signWithEthers6 } from './helpers/maker-orders.js';
+import { spawnServerProcess } from './helpers/server-process.js';
 
 const run = promisify(execFile);
 const root = mkdtempSync(path.join(tmpdir(), 'mkt-server-'));
@@ -28,21 +29,9 @@ const TSX = ['--import', 'tsx'];
 const baseEnv = (over: Record<string, string>) => ({ ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', SIGNATURE_WORKERS: '0', ...over });
 
 function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, [...TSX, 'src/server.ts'], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const ready = new Promise<number>((resolve, reject) => {
-    const onData = () => {
-      const line = out.split('\n').find((l) => l.includes('"readyMs"'));
-      if (line) resolve(JSON.parse(line).port as number);
-    };
-    child.stdout!.on('data', onData);
-    void exited.then((code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-  return { child, ready, exited, output: () => out };
+  const server = spawnServerProcess([...TSX, 'src/server.ts'], baseEnv(env));
+  children.push(server.child);
+  return server;
 }
 
 describe('the server process', () => {
