@@ -58,8 +58,13 @@ export async function openTestDatabase(opts: { migrate?: boolean } = {}): Promis
     db,
     statements,
     close: async () => {
-      await db.close();
-      await drop();
+      // The database is dropped even when closing the connections fails (a test that closed
+      // them itself, a pool already ended): FORCE ends whatever is still connected.
+      try {
+        await db.close();
+      } finally {
+        await drop();
+      }
     },
   };
 }
