@@ -150,6 +150,7 @@ const envSchema = z.object({
     message: 'must be at least 16 characters',
   }),
   GRAPHIQL: bool(true),
+  READ_ENGINE: bool(true),
   RATE_LIMIT_PER_MINUTE: int(120, 0, 1_000_000),
   MAX_BODY_BYTES: int(1_048_576, 1024, 64 * 1_048_576),
   MAX_QUERY_COMPLEXITY: int(5000, 10, 1_000_000),
@@ -263,6 +264,8 @@ export type Config = {
   /** when non-empty, order writes need one of these in X-Looks-Api-Key */
   writeApiKeys: string[];
   graphiql: boolean;
+  /** queries answered by one SQL statement returning JSON (src/read-engine/); false: by the resolvers only */
+  readEngine: boolean;
   rateLimitPerMinute: number;
   /** known API keys (API_KEYS, WRITE_API_KEYS) and each one's per-minute budget */
   apiKeyLimits: Map<string, number>;
@@ -350,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminApiKey: e.ADMIN_API_KEY,
     writeApiKeys: e.WRITE_API_KEYS,
     graphiql: e.GRAPHIQL,
+    readEngine: e.READ_ENGINE,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     apiKeyLimits: new Map([
       ...e.WRITE_API_KEYS.map((k) => [k, e.RATE_LIMIT_API_KEY_PER_MINUTE] as const),

@@ -19,8 +19,8 @@ import { graphqlPolicyPlugins } from './http/graphql-policy.js';
 import { useRequestGuards } from './http/request-guards.js';
 import { API_PREFIX } from './rest/routes.js';
 import type { Logger } from './logger.js';
+import { useReadEngine } from './read-engine/use-read-engine.js';
 import { schema } from './schema/index.js';
-import { useOrderJsonPath } from './schema/order-json-path.js';
 import type { Services } from './services/index.js';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
@@ -92,8 +92,8 @@ export function createApp(services: Services, config: Config, logger: Logger, op
         labels: { url: false },
       }),
       useGraphqlStatusRule(),
-      // the order book page rendered by PostgreSQL (src/schema/order-json-path.ts)
-      useOrderJsonPath(),
+      // queries answered by one SQL statement returning finished JSON (src/read-engine/)
+      useReadEngine(),
       usePages({
         services,
         graphqlEndpoint: GRAPHQL_ENDPOINT,

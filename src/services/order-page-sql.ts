@@ -3,8 +3,7 @@
 // request needs (the PostGraphile/Grafast model: plan from the selection, let PostgreSQL do the
 // rest). Same rules as ./order-where.ts, which the Prisma reference path keeps using; the two
 // are held equal by test/services/order-read-paths.test.ts.
-import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
-import { CHAIN_FINAL_STATUSES, LIVE_STATUSES, type OrderStatusName } from '../domain/order-status.js';
+import { LIVE_STATUSES, type OrderStatusName } from '../domain/order-status.js';
 import type { OrderFilter, OrderQuery, OrderSort } from '../domain/order-query.js';
 
 /** An order column the API can read: its SQL expression and the key it has in a row. */
@@ -78,91 +77,16 @@ export type CollectionColumn = keyof typeof COLLECTION_COLUMNS;
 export const ALL_ORDER_COLUMNS: readonly ColumnSpec[] = Object.values(ORDER_COLUMNS);
 export const ALL_COLLECTION_COLUMNS: readonly ColumnSpec[] = Object.values(COLLECTION_COLUMNS);
 
-// ---------------------------------------------------------------------------------------------
-// The same fields rendered as JSON text by PostgreSQL, byte for byte what graphql-js and
-// JSON.stringify make of them (./../schema/order.ts, collection.ts, scalars.ts): the fast path
-// for the hottest shapes moves text instead of building objects (src/schema/order-json-path.ts).
-// to_json escapes exactly the characters JSON.stringify escapes (", \, control characters;
-// text in PostgreSQL holds no lone surrogates). An expression yields NULL where it cannot promise
-// the same bytes (a UnixTime beyond 2^53, a NULL in a non-null field): the NULL spreads through
-// the row's concatenation and the caller answers through the ordinary path instead.
-
-/** Where the read-time clock goes in a JSON rendering: replaced by `now` in seconds per request. */
-export const NOW_SECONDS = '{{now}}';
-
-const jsonString = (sql: string) => `to_json(${sql})::text`;
-const jsonNullableString = (sql: string) => `COALESCE(to_json(${sql})::text, 'null')`;
-const jsonBoolean = (sql: string) => `CASE WHEN ${sql} THEN 'true' WHEN NOT ${sql} THEN 'false' END`;
-const jsonInt = (sql: string) => `(${sql})::text`;
-// UnixTime serializes Number(v): exact up to 2^53 only
-const jsonUnixTime = (sql: string) => `CASE WHEN ${sql} BETWEEN -9007199254740991 AND 9007199254740991 THEN (${sql})::text END`;
-const literalList = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(', ');
-
-/** Order field -> JSON text expression (params is left to the ordinary path). */
-export const ORDER_JSON: Record<string, string> = {
-  __typename: `'"Order"'`,
-  hash: jsonString('o.hash'),
-  collectionAddress: jsonString('o.collection_address'),
-  tokenId: jsonNullableString('o.token_id::text'),
-  isOrderAsk: jsonBoolean('o.is_order_ask'),
-  signer: jsonString('o.signer'),
-  strategy: jsonString('o.strategy'),
-  currencyAddress: jsonString('o.currency_address'),
-  amount: jsonString('o.amount::text'),
-  price: jsonString('o.price::text'),
-  nonce: jsonString('o.nonce::text'),
-  startTime: jsonUnixTime('o.start_time'),
-  endTime: jsonUnixTime('o.end_time'),
-  minPercentageToAsk: jsonInt('o.min_percentage_to_ask'),
-  // effectiveStatus (src/domain/order-status.ts): chain-final stays, else EXPIRED past endTime
-  status:
-    `to_json(CASE WHEN o.status IN (${literalList(CHAIN_FINAL_STATUSES)}) THEN o.status::text ` +
-    `WHEN o.status = 'EXPIRED' OR o.end_time < ${NOW_SECONDS} THEN 'EXPIRED' ELSE o.status::text END)::text`,
-  signature: jsonString('o.signature'),
-  v: jsonInt('o.v'),
-  r: jsonString('o.r'),
-  s: jsonString('o.s'),
-};
-
-/** Collection field -> JSON text expression (stats and orders are left to the ordinary path). */
-export const COLLECTION_JSON: Record<string, string> = {
-  __typename: `'"Collection"'`,
-  address: jsonString('c.address'),
-  owner: jsonString('c.owner'),
-  setter: jsonNullableString('c.setter'),
-  admin: jsonNullableString('c.admin'),
-  name: jsonString(`COALESCE(c.name, '${DEFAULT_COLLECTION_NAME.replace(/'/g, "''")}')`),
-  description: jsonNullableString('c.description'),
-  symbol: jsonNullableString('c.symbol'),
-  type: jsonString('c.type::text'),
-  websiteLink: jsonNullableString('c.website_link'),
-  alphaLink: jsonNullableString('c.alpha_link'),
-  bravoLink: jsonNullableString('c.bravo_link'),
-  charlieLink: jsonNullableString('c.charlie_link'),
-  deltaLink: jsonNullableString('c.delta_link'),
-  echoLink: jsonNullableString('c.echo_link'),
-  foxtrotLink: jsonNullableString('c.foxtrot_link'),
-  isVerified: jsonBoolean('c.is_verified'),
-  isExplicit: jsonBoolean('c.is_explicit'),
-  logoURI: jsonNullableString('c.logo_uri'),
-  bannerURI: jsonNullableString('c.banner_uri'),
-};
-
-/** `{"key":<expr>,...}` as one SQL text expression (keys are GraphQL names: nothing to escape). */
-export function jsonObjectSql(fields: readonly { key: string; sql: string }[]): string {
-  if (!fields.length) return `'{}'`;
-  return fields.map((f, i) => `'${i ? ',' : '{'}"${f.key}":' || ${f.sql}`).join(' || ') + ` || '}'`;
-}
-
 /** Sort keys in list order; every sort ends on `id` so ties have one stable order (as orderByFor). */
-const SORT_KEYS: Record<OrderSort, { keys: string[]; desc: boolean }> = {
+export const SORT_KEYS: Record<OrderSort, { keys: string[]; desc: boolean }> = {
   NEWEST: { keys: ['id'], desc: true },
   EXPIRING_SOON: { keys: ['end_time', 'id'], desc: false },
   PRICE_ASC: { keys: ['price', 'id'], desc: false },
   PRICE_DESC: { keys: ['price', 'id'], desc: true },
 };
 
-class Params {
+/** The $n parameters of one statement, numbered in the order they are added. */
+export class Params {
   readonly values: unknown[] = [];
   add(v: unknown, cast = ''): string {
     this.values.push(v);
@@ -175,32 +99,32 @@ const lit = (s: OrderStatusName) => `'${s}'`;
 const LIVE_LIST = LIVE_STATUSES.map(lit).join(', ');
 
 /** SQL twin of whereEffectiveStatus (./order-where.ts): spec 3, EXPIRED derived from endTime. */
-function effectiveStatusSql(status: OrderStatusName, now: () => string): string {
-  if (status === 'EXPIRED') return `(o.status = 'EXPIRED' OR (o.status IN (${LIVE_LIST}) AND o.end_time < ${now()}))`;
-  if (LIVE_STATUSES.includes(status)) return `(o.status = ${lit(status)} AND o.end_time >= ${now()})`;
-  return `o.status = ${lit(status)}`;
+function effectiveStatusSql(status: OrderStatusName, now: () => string, o: string): string {
+  if (status === 'EXPIRED') return `(${o}.status = 'EXPIRED' OR (${o}.status IN (${LIVE_LIST}) AND ${o}.end_time < ${now()}))`;
+  if (LIVE_STATUSES.includes(status)) return `(${o}.status = ${lit(status)} AND ${o}.end_time >= ${now()})`;
+  return `${o}.status = ${lit(status)}`;
 }
 
-/** SQL twin of whereFilter (./order-where.ts). */
-function filterSql(f: OrderFilter, nowSeconds: bigint, p: Params): string[] {
+/** SQL twin of whereFilter (./order-where.ts), over the orders row `o` (an alias). */
+export function filterSql(f: OrderFilter, nowSeconds: bigint, p: Params, o = 'o'): string[] {
   const and: string[] = [];
-  if (f.hash) and.push(`o.hash = ${p.add(f.hash)}`);
-  if (f.isOrderAsk !== undefined) and.push(`o.is_order_ask = ${f.isOrderAsk ? 'true' : 'false'}`);
-  if (f.collection) and.push(`o.collection_address = ${p.add(f.collection)}`);
-  if (f.tokenId !== undefined) and.push(`o.token_id = ${p.add(f.tokenId.toString(), '::numeric')}`);
-  if (f.signer) and.push(`o.signer = ${p.add(f.signer)}`);
-  if (f.strategy) and.push(`o.strategy = ${p.add(f.strategy)}`);
-  if (f.currency) and.push(`o.currency_address = ${p.add(f.currency)}`);
-  if (f.nonce !== undefined) and.push(`o.nonce = ${p.add(f.nonce.toString(), '::numeric')}`);
-  if (f.priceMin !== undefined) and.push(`o.price >= ${p.add(f.priceMin.toString(), '::numeric')}`);
-  if (f.priceMax !== undefined) and.push(`o.price <= ${p.add(f.priceMax.toString(), '::numeric')}`);
-  if (f.startTime !== undefined) and.push(`o.start_time >= ${p.add(f.startTime.toString(), '::bigint')}`);
-  if (f.endTime !== undefined) and.push(`o.end_time <= ${p.add(f.endTime.toString(), '::bigint')}`);
+  if (f.hash) and.push(`${o}.hash = ${p.add(f.hash)}`);
+  if (f.isOrderAsk !== undefined) and.push(`${o}.is_order_ask = ${f.isOrderAsk ? 'true' : 'false'}`);
+  if (f.collection) and.push(`${o}.collection_address = ${p.add(f.collection)}`);
+  if (f.tokenId !== undefined) and.push(`${o}.token_id = ${p.add(f.tokenId.toString(), '::numeric')}`);
+  if (f.signer) and.push(`${o}.signer = ${p.add(f.signer)}`);
+  if (f.strategy) and.push(`${o}.strategy = ${p.add(f.strategy)}`);
+  if (f.currency) and.push(`${o}.currency_address = ${p.add(f.currency)}`);
+  if (f.nonce !== undefined) and.push(`${o}.nonce = ${p.add(f.nonce.toString(), '::numeric')}`);
+  if (f.priceMin !== undefined) and.push(`${o}.price >= ${p.add(f.priceMin.toString(), '::numeric')}`);
+  if (f.priceMax !== undefined) and.push(`${o}.price <= ${p.add(f.priceMax.toString(), '::numeric')}`);
+  if (f.startTime !== undefined) and.push(`${o}.start_time >= ${p.add(f.startTime.toString(), '::bigint')}`);
+  if (f.endTime !== undefined) and.push(`${o}.end_time <= ${p.add(f.endTime.toString(), '::bigint')}`);
   if (f.statuses?.length) {
     // one parameter, added only if a status needs it (an unused parameter has no type: an error)
     let param: string | undefined;
     const now = () => (param ??= p.add(nowSeconds.toString(), '::bigint'));
-    const parts = f.statuses.map((s) => effectiveStatusSql(s, now));
+    const parts = f.statuses.map((s) => effectiveStatusSql(s, now, o));
     and.push(parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`);
   }
   return and;
@@ -211,11 +135,11 @@ function filterSql(f: OrderFilter, nowSeconds: bigint, p: Params): string[] {
  * PostgreSQL answers from the (…, price, id) / (…, end_time, id) indexes. The cursor row is a
  * sub-select, so a page is one statement; an unknown cursor yields no rows (the caller checks).
  */
-function keysetSql(sort: OrderSort, side: 'after' | 'before', hash: string, p: Params): string {
+export function keysetSql(sort: OrderSort, side: 'after' | 'before', hash: string, p: Params, o = 'o'): string {
   const { keys, desc } = SORT_KEYS[sort];
   const greater = (side === 'after') !== desc;
   const tuple = (alias: string) => (keys.length === 1 ? `${alias}.${keys[0]}` : `(${keys.map((k) => `${alias}.${k}`).join(', ')})`);
-  return `${tuple('o')} ${greater ? '>' : '<'} (SELECT ${keys.map((k) => `k.${k}`).join(', ')} FROM orders k WHERE k.hash = ${p.add(hash)})`;
+  return `${tuple(o)} ${greater ? '>' : '<'} (SELECT ${keys.map((k) => `k.${k}`).join(', ')} FROM orders k WHERE k.hash = ${p.add(hash)})`;
 }
 
 export interface OrderPageStatement {

@@ -86,7 +86,7 @@ describe(`SQL statement budget (${backendName})`, () => {
       const totals = new Set<number>();
       for (;;) {
         const { data, statements } = await statementsOf(PAGED, { c: fixtureCollections[0], n: 7, after, s });
-        expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(2);
+        expect(statements.length, statements.map((s) => s.slice(0, 200)).join('\n---\n')).toBeLessThanOrEqual(2);
         const page = data.collection.orders;
         totals.add(page.totalCount);
         seen += page.edges.length;
@@ -113,12 +113,27 @@ describe(`SQL statement budget (${backendName})`, () => {
 
   it('reads only the columns the query selects', async () => {
     const narrow = await statementsOf(`{ orders(first: 5) { edges { node { hash price } } } }`, {});
-    const orderSql = narrow.statements.find((s) => /FROM orders o/.test(s))!;
-    expect(orderSql).toBeDefined();
-    for (const unneeded of ['signature', 'o.params', 'o.signer', 'o.token_id', 'collections']) expect(orderSql).not.toContain(unneeded);
+    expect(narrow.statements, narrow.statements.map((s) => s.slice(0, 300)).join("\n---\n")).toHaveLength(1);
+    const orderSql = narrow.statements[0]!;
+    for (const unneeded of ['signature', '.params', '.signer', '.token_id', 'collections']) expect(orderSql).not.toContain(unneeded);
     const nested = await statementsOf(NESTED, { c: fixtureCollections[0], n: 5 });
-    const joined = nested.statements.find((s) => /FROM orders o/.test(s))!;
-    expect(joined).toContain('c.symbol');
-    for (const unneeded of ['signature', 'c.logo_uri', 'c.website_link', 'o.nonce']) expect(joined).not.toContain(unneeded);
+    expect(nested.statements).toHaveLength(1);
+    expect(nested.statements[0]).toMatch(/c\d+\.symbol/);
+    for (const unneeded of ['signature', '.logo_uri', '.website_link', '.nonce']) expect(nested.statements[0]).not.toContain(unneeded);
+  });
+
+  it('answers any selection without resolver-only fields in one statement', async () => {
+    const hash = ((await app.db.sql.query<{ hash: string }>('SELECT hash FROM orders ORDER BY id LIMIT 1'))[0]!).hash;
+    const documents = [
+      `query($c: Address!) { collection(address: $c) { name topBid { hash price } listedCount
+          asks: orders(first: 5, sort: PRICE_ASC, filter: { isOrderAsk: true }) { totalCount edges { node { hash collection { name } } } pageInfo { endCursor } }
+          bids: orders(first: 5, sort: PRICE_DESC, filter: { isOrderAsk: false }) { edges { node { hash } } } }
+        order(hash: "${hash}") { hash params collection { orders(first: 2) { edges { cursor } } } }
+        orders(last: 3) { edges { node { hash } } } }`,
+    ];
+    for (const d of documents) {
+      const { statements } = await statementsOf(d, { c: fixtureCollections[0] });
+      expect(statements, statements.join('\n---\n')).toHaveLength(1);
+    }
   });
 });

@@ -1,0 +1,148 @@
+// Executes a query document with the read engine: every root field the planner can render
+// (./plan-query.ts) is answered by ONE SQL statement that returns finished JSON text; resolver-only
+// fields below them are resolved in place (./islands.ts); root fields it does not render run
+// through the ordinary executor at the same time, and the response is the texts joined in
+// selection order. Byte for byte what the resolvers answer (test/read-engine/); wherever it cannot
+// promise that (argument or variable errors, an unknown cursor, a value it cannot render, any
+// database error, a query over the complexity limit) the ordinary executor answers instead, and
+// raises the errors as before.
+import { complexityFromQuery } from '@pothos/plugin-complexity';
+import {
+  getVariableValues,
+  Kind,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { Context } from '../context.js';
+import { nowSeconds, readDb } from '../services/deps.js';
+import { UNRENDERABLE } from './json-sql.js';
+import { IslandFailed, resolveIslands } from './islands.js';
+import { isRootPlanned, QueryPlan } from './plan-query.js';
+
+type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
+
+/** What a document's text alone says: its operation, and which root fields the engine may answer. */
+interface DocumentPlan {
+  operation: OperationDefinitionNode;
+  fragments: Record<string, FragmentDefinitionNode>;
+  /** root response key -> its nodes, in selection order */
+  roots: [string, FieldNode[]][];
+  /** the same document without the rendered root fields, per set of rendered keys */
+  rest: Map<string, DocumentNode>;
+  /** complexity and depth per variables (the plugin's figures; they depend on `first`) */
+  costs: Map<string, { complexity: number; depth: number }>;
+}
+
+const plans = new WeakMap<DocumentNode, DocumentPlan | null>();
+
+/** Only a query whose root selection is plain fields takes part (the first operation: the complexity plugin's). */
+function planDocument(document: DocumentNode): DocumentPlan | null {
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (!operation || operation.operation !== 'query' || operation.directives?.length) return null;
+  const roots = new Map<string, FieldNode[]>();
+  for (const sel of operation.selectionSet.selections) {
+    if (sel.kind !== Kind.FIELD || sel.directives?.length) return null;
+    const key = sel.alias?.value ?? sel.name.value;
+    roots.set(key, [...(roots.get(key) ?? []), sel]);
+  }
+  const planned = (nodes: FieldNode[]) => nodes.every((n) => n.name.value === nodes[0]!.name.value) && nodes[0]!.name.value !== '__typename' && isRootPlanned(nodes[0]!.name.value);
+  if (![...roots.values()].some(planned)) return null;
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+  return { operation, fragments, roots: [...roots], rest: new Map(), costs: new Map() };
+}
+
+function restDocument(plan: DocumentPlan, document: DocumentNode, rendered: ReadonlySet<string>): DocumentNode {
+  const id = [...rendered].join(',');
+  let doc = plan.rest.get(id);
+  if (!doc) {
+    const selections = plan.operation.selectionSet.selections.filter((s) => !rendered.has((s as FieldNode).alias?.value ?? (s as FieldNode).name.value));
+    const operation = { ...plan.operation, selectionSet: { ...plan.operation.selectionSet, selections } };
+    doc = { ...document, definitions: document.definitions.map((d) => (d === plan.operation ? operation : d)) };
+    plan.rest.set(id, doc);
+  }
+  return doc;
+}
+
+function withinLimits(plan: DocumentPlan, args: ExecutionArgs, ctx: Context): boolean {
+  const config = ctx.services.deps.config;
+  const id = JSON.stringify(args.variableValues ?? {});
+  let cost = plan.costs.get(id);
+  if (!cost) {
+    try {
+      cost = complexityFromQuery(args.document, { schema: args.schema, variables: (args.variableValues ?? {}) as Record<string, unknown>, ctx });
+    } catch {
+      return false;
+    }
+    if (plan.costs.size > 200) plan.costs.clear();
+    plan.costs.set(id, cost);
+  }
+  const over = (max: number | undefined, value: number) => typeof max === 'number' && max < value;
+  return !over(config.maxQueryComplexity, cost.complexity) && !over(config.maxQueryDepth, cost.depth);
+}
+
+/** Executes `args` with the engine where it can, `ordinary` elsewhere. */
+export async function executeWithEngine(args: ExecutionArgs, ordinary: Execute): Promise<ExecutionResult> {
+  let plan = plans.get(args.document);
+  if (plan === undefined) plans.set(args.document, (plan = planDocument(args.document)));
+  const ctx = args.contextValue as Context;
+  if (!plan || !ctx.services.deps.config.readEngine) return ordinary(args);
+  if (args.operationName != null && args.operationName !== plan.operation.name?.value) return ordinary(args);
+  const variables = getVariableValues(args.schema, plan.operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>);
+  if (variables.errors || !withinLimits(plan, args, ctx)) return ordinary(args);
+
+  const deps = ctx.services.deps;
+  const query = new QueryPlan(args.schema, { fragments: plan.fragments, variables: variables.coerced }, nowSeconds(deps));
+  const columns: { key: string; sql: string }[] = [];
+  for (const [key, nodes] of plan.roots) {
+    if (nodes.some((n) => n.name.value !== nodes[0]!.name.value)) continue;
+    const sql = query.rootField(nodes);
+    if (sql !== null) columns.push({ key, sql });
+  }
+  if (!columns.length) return ordinary(args);
+  const rendered = new Set(columns.map((c) => c.key));
+  // the other root fields start now, so their first statements join the engine's in one batch
+  const rest = rendered.size < plan.roots.length ? Promise.resolve(ordinary({ ...args, document: restDocument(plan, args.document, rendered) })).catch(() => null) : null;
+  // through the request's statement batch (src/db/statement-batch.ts)
+  const statement = `SELECT ${columns.map((c, i) => `${c.sql} AS r${i}`).join(', ')}`;
+  const [row] = await ctx.sql.query<Record<string, string | null>>(statement, query.params.values).catch(() => [null]);
+  // an order looked up on a replica that has not replayed it yet: the resolver reads the primary
+  const readsReplica = readDb(deps) !== deps.db;
+  let texts = columns.map((_c, i) => row?.[`r${i}`] ?? null);
+  // something below a root field could not be rendered as the resolvers would: they answer it all
+  if (texts.some((t) => t === null || t.includes(UNRENDERABLE) || (readsReplica && t === 'null'))) return ordinary(args);
+  try {
+    if (query.islands.length) texts = await resolveIslands(texts as string[], query.islands, args, plan.operation);
+  } catch (err) {
+    if (err instanceof IslandFailed) return ordinary(args);
+    throw err;
+  }
+  const others = rest && (await rest);
+  // anything that went wrong among the others: their errors and null-bubbling are the executor's
+  if (rest && (!others || others.errors?.length || !others.data)) return ordinary(args);
+  const byKey = new Map(columns.map((c, i) => [c.key, texts[i]!]));
+  let text = '{"data":{';
+  plan.roots.forEach(([key], i) => {
+    const value = byKey.get(key) ?? JSON.stringify((others!.data as Record<string, unknown>)[key]);
+    text += `${i ? ',' : ''}"${key}":${value}`;
+  });
+  return jsonResult(`${text}}}`);
+}
+
+/**
+ * An execution result carrying its own serialization: yoga writes `result.stringify(result)`
+ * (its hook for precompiled executors); plugins that read `data` get it parsed on demand.
+ */
+function jsonResult(text: string): ExecutionResult {
+  let parsed: ExecutionResult | undefined;
+  return {
+    get data() {
+      return (parsed ??= JSON.parse(text) as ExecutionResult).data;
+    },
+    stringify: () => text,
+  } as ExecutionResult;
+}

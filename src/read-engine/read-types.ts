@@ -1,0 +1,120 @@
+// Each read type declared once: per GraphQL field, the columns its resolver reads (the resolver
+// path's column plan, src/schema/order-read-plan.ts) and how PostgreSQL renders it as the final
+// JSON text (./plan-query.ts), or, where SQL cannot, why it is left to its resolver. The Pothos
+// resolvers in src/schema/ are the reference: test/read-engine/read-engine.test.ts compares the
+// two byte for byte, and fails for a schema field declared nowhere here.
+import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
+import { CHAIN_FINAL_STATUSES } from '../domain/order-status.js';
+import type { CollectionColumn, OrderColumn } from '../services/order-page-sql.js';
+import { jsonBoolean, jsonEther, jsonInt, jsonLiteral, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
+
+/** What a field reads, over the row alias `t` of its type; `now()` is the request's clock in seconds (SQL, a parameter added on first use). */
+export type FieldRead<Col extends string> =
+  /** a value rendered by one SQL expression */
+  | { kind: 'leaf'; columns: readonly Col[]; json: (t: string, now: () => string) => string }
+  /** one object of another read type: the SQL after SELECT ... (`FROM x a WHERE ...`), null allowed or not */
+  | { kind: 'object'; type: ReadTypeName; columns: readonly Col[]; from: (t: string, a: string, now: () => string) => string; nullable: boolean }
+  /** an order connection pinned to this row (Collection.orders): a predicate over the orders alias */
+  | { kind: 'orders'; columns: readonly Col[]; pin: (t: string, o: string) => string }
+  /** computed by its resolver only; the engine resolves it per parent key (./islands.ts) */
+  | { kind: 'resolver'; columns: readonly Col[]; reason: string };
+
+export type ReadTypeName = 'Order' | 'Collection';
+
+export interface ReadType<Col extends string = string> {
+  table: string;
+  /** how the engine fetches one row of this type again to run a resolver-only field under it */
+  refetch: { field: string; arg: string; key: (t: string) => string };
+  fields: Record<string, FieldRead<Col>>;
+}
+
+const leaf = <C extends string>(columns: readonly C[], json: (t: string, now: () => string) => string): FieldRead<C> => ({ kind: 'leaf', columns, json });
+const finalStatuses = CHAIN_FINAL_STATUSES.map((s) => `'${s}'`).join(', ');
+
+export const ORDER_TYPE: ReadType<OrderColumn> = {
+  table: 'orders',
+  refetch: { field: 'order', arg: 'hash', key: (t) => `${t}.hash` },
+  fields: {
+    hash: leaf(['hash'], (t) => jsonString(`${t}.hash`)),
+    collectionAddress: leaf(['collectionAddress'], (t) => jsonString(`${t}.collection_address`)),
+    tokenId: leaf(['tokenId'], (t) => jsonNullableString(`${t}.token_id::text`)),
+    isOrderAsk: leaf(['isOrderAsk'], (t) => jsonBoolean(`${t}.is_order_ask`)),
+    signer: leaf(['signer'], (t) => jsonString(`${t}.signer`)),
+    strategy: leaf(['strategy'], (t) => jsonString(`${t}.strategy`)),
+    currencyAddress: leaf(['currencyAddress'], (t) => jsonString(`${t}.currency_address`)),
+    amount: leaf(['amount'], (t) => jsonString(`${t}.amount::text`)),
+    price: leaf(['price'], (t) => jsonString(`${t}.price::text`)),
+    priceEth: leaf(['price'], (t) => jsonEther(`${t}.price`)),
+    nonce: leaf(['nonce'], (t) => jsonString(`${t}.nonce::text`)),
+    startTime: leaf(['startTime'], (t) => jsonUnixTime(`${t}.start_time`)),
+    endTime: leaf(['endTime'], (t) => jsonUnixTime(`${t}.end_time`)),
+    minPercentageToAsk: leaf(['minPercentageToAsk'], (t) => jsonInt(`${t}.min_percentage_to_ask`)),
+    // paramsForResponse (src/domain/order-params.ts): "0x" (no params) reads as ""
+    params: leaf(['params'], (t) => jsonString(`CASE WHEN ${t}.params = '0x' THEN '' ELSE ${t}.params END`)),
+    // effectiveStatus (src/domain/order-status.ts): chain-final stays, else EXPIRED past endTime
+    status: leaf(['status', 'endTime'], (t, now) =>
+      `to_json(CASE WHEN ${t}.status IN (${finalStatuses}) THEN ${t}.status::text ` +
+      `WHEN ${t}.status = 'EXPIRED' OR ${t}.end_time < ${now()} THEN 'EXPIRED' ELSE ${t}.status::text END)::text`),
+    signature: leaf(['signature'], (t) => jsonString(`${t}.signature`)),
+    v: leaf(['v'], (t) => jsonInt(`${t}.v`)),
+    r: leaf(['r'], (t) => jsonString(`${t}.r`)),
+    s: leaf(['s'], (t) => jsonString(`${t}.s`)),
+    collection: {
+      kind: 'object',
+      type: 'Collection',
+      columns: ['collectionAddress'],
+      from: (t, a) => `FROM collections ${a} WHERE ${a}.address = ${t}.collection_address`,
+      nullable: false,
+    },
+  },
+};
+
+const collectionName = (t: string) => `COALESCE(${t}.name, ${`'${DEFAULT_COLLECTION_NAME.replace(/'/g, "''")}'`})`;
+const nullableText = (column: string) => (t: string) => jsonNullableString(`${t}.${column}`);
+
+export const COLLECTION_TYPE: ReadType<CollectionColumn> = {
+  table: 'collections',
+  refetch: { field: 'collection', arg: 'address', key: (t) => `${t}.address` },
+  fields: {
+    address: leaf(['address'], (t) => jsonString(`${t}.address`)),
+    owner: leaf(['owner'], (t) => jsonString(`${t}.owner`)),
+    setter: leaf(['setter'], nullableText('setter')),
+    admin: leaf(['admin'], nullableText('admin')),
+    name: leaf(['name'], (t) => jsonString(collectionName(t))),
+    description: leaf(['description'], nullableText('description')),
+    symbol: leaf(['symbol'], nullableText('symbol')),
+    type: leaf(['type'], (t) => jsonString(`${t}.type::text`)),
+    websiteLink: leaf(['websiteLink'], nullableText('website_link')),
+    alphaLink: leaf(['alphaLink'], nullableText('alpha_link')),
+    bravoLink: leaf(['bravoLink'], nullableText('bravo_link')),
+    charlieLink: leaf(['charlieLink'], nullableText('charlie_link')),
+    deltaLink: leaf(['deltaLink'], nullableText('delta_link')),
+    echoLink: leaf(['echoLink'], nullableText('echo_link')),
+    foxtrotLink: leaf(['foxtrotLink'], nullableText('foxtrot_link')),
+    isVerified: leaf(['isVerified'], (t) => jsonBoolean(`${t}.is_verified`)),
+    isExplicit: leaf(['isExplicit'], (t) => jsonBoolean(`${t}.is_explicit`)),
+    logoURI: leaf(['logoURI'], nullableText('logo_uri')),
+    bannerURI: leaf(['bannerURI'], nullableText('banner_uri')),
+    orders: { kind: 'orders', columns: ['address'], pin: (t, o) => `${o}.collection_address = ${t}.address` },
+    // Same liveness rule as the floor (src/services/collection-market.ts): started, not ended, VALID.
+    topBid: {
+      kind: 'object',
+      type: 'Order',
+      columns: ['address'],
+      from: (t, a, now) =>
+        `FROM orders ${a} WHERE ${a}.collection_address = ${t}.address AND NOT ${a}.is_order_ask AND ${a}.status = 'VALID' ` +
+        `AND ${a}.start_time <= ${now()} AND ${a}.end_time >= ${now()} ORDER BY ${a}.price DESC, ${a}.id ASC LIMIT 1`,
+      nullable: true,
+    },
+    listedCount: leaf(['address'], (t, now) =>
+      `(SELECT count(DISTINCT l.token_id) FROM orders l WHERE l.collection_address = ${t}.address AND l.is_order_ask ` +
+      `AND l.status = 'VALID' AND l.start_time <= ${now()} AND l.end_time >= ${now()})::text`),
+    stats: { kind: 'resolver', columns: ['address'], reason: 'window statistics over the hourly and daily rollups, floor history and supply (src/services/stats.ts), batched per request' },
+    series: { kind: 'resolver', columns: ['address'], reason: 'intervals filled from the rollups and the floor history (src/services/sale-history.ts)' },
+  },
+};
+
+export const READ_TYPES: Record<ReadTypeName, ReadType> = { Order: ORDER_TYPE, Collection: COLLECTION_TYPE };
+
+/** The GraphQL __typename of a read type, as JSON text. */
+export const typenameJson = (name: string) => jsonLiteral(name);
