@@ -116,25 +116,14 @@ export class QueryPlan {
   orderConnection(nodes: readonly FieldNode[], args: Record<string, unknown>, pin?: (o: string) => string): string {
     const q = orderQueryOf(args, pin !== undefined);
     const o = this.alias('o');
-    const where = filterSql(q.filter, this.nowSeconds, this.params, o);
-    if (pin) where.push(pin(o));
-    const counted = [...where];
-    const cursors = [q.cursor, q.before].filter((h): h is string => h !== undefined);
-    if (q.cursor) where.push(keysetSql(q.sort, 'after', q.cursor, this.params, o));
-    if (q.before) where.push(keysetSql(q.sort, 'before', q.before, this.params, o));
-    const { keys, desc } = SORT_KEYS[q.sort];
-    const scanDesc = desc !== (q.fromEnd === true);
-    const order = keys.map((k) => `${o}.${k} ${scanDesc ? 'DESC' : 'ASC'}`).join(', ');
-    const n = `${o}.n_`;
-    // list order: scan order forward, its reverse when paging back from the end
-    const listOrder = q.fromEnd ? `${n} DESC` : n;
-    const aggregates = new Map<string, string>();
+    const page = this.orderPage(q, o, pin);
+    const { n, listOrder, aggregates } = page;
     const parts: { key: string; sql: string }[] = [];
     for (const [key, fieldNodes] of collectFields(subSelections(nodes), 'OrderConnection', this.scope)) {
       const name = fieldNodes[0]!.name.value;
       if (name === '__typename') parts.push({ key, sql: typenameJson('OrderConnection') });
       else if (name === 'totalCount') {
-        parts.push({ key, sql: `(SELECT count(*) FROM orders ${o} ${whereSql(counted)})::text` });
+        parts.push({ key, sql: `(SELECT count(*) FROM orders ${o} ${whereSql(page.counted)})::text` });
       } else if (name === 'edges') {
         const edge = this.edge(fieldNodes, o);
         const agg = `e${aggregates.size}`;
@@ -157,15 +146,47 @@ export class QueryPlan {
         parts.push({ key, sql: jsonObjectSql(info) });
       } else notRenderable(`OrderConnection.${name}`);
     }
-    aggregates.set('rows', 'count(*)');
-    const page =
-      `SELECT ${[...aggregates].map(([k, v]) => `${v} AS ${k}`).join(', ')} FROM (` +
-      `SELECT ${o}.*, row_number() OVER (ORDER BY ${order}) AS n_ FROM (` +
-      `SELECT * FROM orders ${o} ${whereSql(where)} ORDER BY ${order} LIMIT ${q.first + 1}) ${o}) ${o}`;
-    const json = `(SELECT ${jsonObjectSql(parts)} FROM (${page}) p)`;
-    if (!cursors.length) return json;
-    const known = cursors.map((h) => `EXISTS (SELECT 1 FROM orders WHERE hash = ${this.params.add(h)})`).join(' AND ');
-    return `CASE WHEN ${known} THEN ${json} END`;
+    return page.json(jsonObjectSql(parts));
+  }
+
+  /** The orders of one page as a JSON array (the REST list): `[<order>,...]`. */
+  orderList(nodes: readonly FieldNode[], q: OrderQuery): string {
+    const o = this.alias('o');
+    const page = this.orderPage(q, o);
+    page.aggregates.set('e', `COALESCE(string_agg(${orUnrenderable(this.object('Order', nodes, o))}, ',' ORDER BY ${page.listOrder}) FILTER (WHERE ${page.n} <= ${q.first}), '')`);
+    return page.json(`'[' || p.e || ']'`);
+  }
+
+  /**
+   * One keyset page of orders (src/services/order-page-sql.ts: page size + 1 rows, the extra one
+   * says whether more exist), numbered `n_` in scan order, for aggregates over `o`; `json` wraps
+   * the aggregated row `p` in the page's statement, unrenderable for an unknown cursor.
+   */
+  private orderPage(q: OrderQuery, o: string, pin?: (o: string) => string) {
+    const where = filterSql(q.filter, this.nowSeconds, this.params, o);
+    if (pin) where.push(pin(o));
+    const counted = [...where];
+    const cursors = [q.cursor, q.before].filter((h): h is string => h !== undefined);
+    if (q.cursor) where.push(keysetSql(q.sort, 'after', q.cursor, this.params, o));
+    if (q.before) where.push(keysetSql(q.sort, 'before', q.before, this.params, o));
+    const { keys, desc } = SORT_KEYS[q.sort];
+    const scanDesc = desc !== (q.fromEnd === true);
+    const order = keys.map((k) => `${o}.${k} ${scanDesc ? 'DESC' : 'ASC'}`).join(', ');
+    const n = `${o}.n_`;
+    const aggregates = new Map<string, string>();
+    const json = (select: string) => {
+      aggregates.set('rows', 'count(*)');
+      const page =
+        `SELECT ${[...aggregates].map(([k, v]) => `${v} AS ${k}`).join(', ')} FROM (` +
+        `SELECT ${o}.*, row_number() OVER (ORDER BY ${order}) AS n_ FROM (` +
+        `SELECT * FROM orders ${o} ${whereSql(where)} ORDER BY ${order} LIMIT ${q.first + 1}) ${o}) ${o}`;
+      const sql = `(SELECT ${select} FROM (${page}) p)`;
+      if (!cursors.length) return sql;
+      const known = cursors.map((h) => `EXISTS (SELECT 1 FROM orders WHERE hash = ${this.params.add(h)})`).join(' AND ');
+      return `CASE WHEN ${known} THEN ${sql} END`;
+    };
+    // list order: scan order forward, its reverse when paging back from the end
+    return { n, listOrder: q.fromEnd ? `${n} DESC` : n, aggregates, counted, json };
   }
 
   private edge(nodes: readonly FieldNode[], o: string): string {

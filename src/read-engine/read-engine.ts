@@ -18,6 +18,8 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { Context } from '../context.js';
+import type { OrderQuery } from '../domain/order-query.js';
+import { schema } from '../schema/index.js';
 import { nowSeconds, readDb } from '../services/deps.js';
 import { UNRENDERABLE } from './json-sql.js';
 import { IslandFailed, resolveIslands } from './islands.js';
@@ -145,4 +147,33 @@ function jsonResult(text: string): ExecutionResult {
     },
     stringify: () => text,
   } as ExecutionResult;
+}
+
+/**
+ * A page of orders as a JSON array, each order with the fields `node` selects (the REST list:
+ * GET /api/v1/orders), from a query parsed once by the caller; null where the resolvers must
+ * answer instead (engine off, a value it cannot render, an unknown cursor, a database error).
+ */
+export async function renderOrderList(ctx: Context, q: OrderQuery, node: { nodes: readonly FieldNode[]; fragments: Record<string, FragmentDefinitionNode> }): Promise<string | null> {
+  const deps = ctx.services.deps;
+  if (!deps.config.readEngine) return null;
+  const plan = new QueryPlan(schema, { fragments: node.fragments, variables: {} }, nowSeconds(deps));
+  const sql = plan.orderList(node.nodes, q);
+  const [row] = await ctx.sql.query<{ r0: string | null }>(`SELECT ${sql} AS r0`, plan.params.values).catch(() => [null]);
+  const text = row?.r0 ?? null;
+  return text === null || text.includes(UNRENDERABLE) || plan.islands.length ? null : text;
+}
+
+/** The field nodes at a path of a document's operation, and its fragments (for renderOrderList). */
+export function selectionAt(document: DocumentNode, path: readonly string[]) {
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  let nodes: readonly FieldNode[] = [];
+  let sets = [operation.selectionSet];
+  for (const name of path) {
+    nodes = sets.flatMap((s) => s.selections.filter((f): f is FieldNode => f.kind === Kind.FIELD && f.name.value === name));
+    sets = nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
+  }
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+  return { nodes, fragments };
 }

@@ -130,6 +130,12 @@ describe(`order read paths (${backendName})`, () => {
     const page = JSON.parse(await restText('/api/v1/orders?sort=PRICE_ASC&pagination[first]=10').then((t) => t.slice(4)));
     paths.push(`/api/v1/orders?sort=PRICE_ASC&pagination[first]=10&pagination[cursor]=${page.data[9].hash}`);
     for (const path of paths) expect(await restText(path), path).toBe(await withPrismaPath(() => restText(path)));
+    // rendered by the read engine from the query parsed once: one statement
+    const log = app.testDb.statements;
+    log.length = 0;
+    expect(await restText(paths[3]!)).toMatch(/^200 /);
+    expect(log).toHaveLength(1);
+    expect(log[0]).toContain(`'{"hash":'`);
   });
 });
 

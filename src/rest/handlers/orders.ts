@@ -3,8 +3,9 @@ import type { Context } from '../../context.js';
 import type { FieldProblem } from '../../domain/errors.js';
 import { parseOrderQuery, type OrderQuery } from '../../domain/order-query.js';
 import type { RestOrdersQueryVariables } from '../../gql/graphql.js';
+import { renderOrderList, selectionAt } from '../../read-engine/read-engine.js';
 import { RestOrdersDocument } from '../documents.js';
-import { fail, ok } from '../envelope.js';
+import { fail, ok, okJson } from '../envelope.js';
 import { runDocument } from '../execute.js';
 import { listParam, objectParam, type Query } from '../query-string.js';
 import { cleanQueryValues, OrdersQuery, problemsFrom } from '../request-schemas.js';
@@ -32,6 +33,9 @@ function toVariables(q: OrderQuery): RestOrdersQueryVariables {
     after: q.cursor,
   };
 }
+
+/** The order fields of the v1 Order (RestOrderFields), rendered by the read engine. */
+const REST_ORDER = selectionAt(RestOrdersDocument, ['orders', 'edges', 'node']);
 
 function invalid(problems: FieldProblem[]): Response {
   const first = problems[0]!;
@@ -66,6 +70,9 @@ export async function listOrders(query: Query, ctx: Context): Promise<Response> 
     cursor: q.pagination?.cursor,
   });
   if (!parsed.ok) return invalid(parsed.problems);
+  // parsed once: the engine renders the list from it; the resolvers answer what it cannot
+  const rendered = await renderOrderList(ctx, parsed.value, REST_ORDER);
+  if (rendered !== null) return okJson(rendered);
   const data = await runDocument(RestOrdersDocument, toVariables(parsed.value), ctx);
   return ok(data.orders.edges.map((e) => e.node));
 }
