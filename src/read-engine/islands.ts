@@ -40,7 +40,7 @@ export async function resolveIslands(texts: string[], islands: readonly Island[]
   const selections: FieldNode[] = tokens.map((token, i) => {
     const { island, key } = wanted.get(token)!;
     const { type, nodes } = islands[island]!;
-    const { field, arg } = READ_TYPES[type].refetch;
+    const { field, arg } = READ_TYPES[type].refetch!;
     return {
       kind: Kind.FIELD,
       alias: name(`_${i}`),

@@ -4,6 +4,9 @@
 // sub-selects, order connections are keyset pages aggregated with string_agg, resolver-only
 // fields are island marks resolved afterwards (./islands.ts). All root fields of a request go
 // to PostgreSQL as one statement.
+import type { Context } from '../context.js';
+import type { CollectionOrder } from '../domain/collection-ranking.js';
+import type { CollectionFilter } from '../services/collection-discovery.js';
 import { getArgumentValues, type FieldNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { parseOrderQuery, type OrderQuery, type RawOrderQuery } from '../domain/order-query.js';
 import { filterSql, keysetSql, Params, SORT_KEYS } from '../services/order-page-sql.js';
@@ -22,6 +25,28 @@ export interface Island {
   type: ReadTypeName;
   key: string;
   nodes: readonly FieldNode[];
+}
+
+/** One page of a connection: rows of `table` as `o`, and what its pageInfo says. */
+interface Page {
+  type: ReadTypeName;
+  table: string;
+  o: string;
+  /** the filter and the cursors' conditions */
+  where: string[];
+  /** the filter alone (totalCount) */
+  counted: string[];
+  /** ORDER BY in scan order */
+  order: string;
+  first: number;
+  /** paging back from the end: the list is the scan reversed */
+  fromEnd: boolean;
+  hasPrevious: boolean;
+  hasNext: boolean;
+  /** SQL of an edge's cursor over `o` */
+  cursor: string;
+  /** conditions that every given cursor names a known row */
+  guards: string[];
 }
 
 /** Thrown where a selection has no SQL rendering: its root field is left to the resolvers. */
@@ -51,13 +76,13 @@ export class QueryPlan {
   }
 
   /** The SQL text expression of a root field, or null when something below it cannot render. */
-  rootField(nodes: readonly FieldNode[]): string | null {
+  async rootField(nodes: readonly FieldNode[], ctx: Context): Promise<string | null> {
     const name = nodes[0]!.name.value;
     const planner = ROOT_FIELDS[name];
     if (!planner) return null;
     const field = this.schema.getQueryType()!.getFields()[name]!;
     try {
-      return planner(this, nodes, this.args(field, nodes[0]!));
+      return await planner(this, nodes, this.args(field, nodes[0]!), ctx);
     } catch (err) {
       if (err instanceof NotRenderable) return null;
       throw err;
@@ -86,11 +111,12 @@ export class QueryPlan {
       }
       const decl = read.fields[name];
       if (!decl || decl.kind === 'resolver') {
+        if (!read.refetch) return notRenderable(`${type}.${name}`);
         parts.push({ key, sql: this.island(type, fieldNodes, read.refetch.key(t)) });
       } else if (decl.kind === 'leaf') {
         parts.push({ key, sql: decl.json(t, this.nowSql) });
       } else if (decl.kind === 'object') {
-        const a = this.alias(decl.type === 'Order' ? 'o' : 'c');
+        const a = this.alias(decl.type[0]!.toLowerCase());
         const inner = this.object(decl.type, fieldNodes, a);
         const from = decl.from(t, a, this.nowSql);
         parts.push({ key, sql: decl.nullable ? `COALESCE((SELECT ${orUnrenderable(inner)} ${from}), 'null')` : `(SELECT ${inner} ${from})` });
@@ -107,103 +133,209 @@ export class QueryPlan {
     return `${ISLAND_MARK_SQL} || '${index}' || ${ISLAND_SEPARATOR_SQL} || ${keySql} || ${ISLAND_MARK_SQL}`;
   }
 
-  /**
-   * An order connection (Query.orders, Collection.orders): the keyset page of
-   * src/services/order-page-sql.ts (page size + 1 rows, the extra one says whether more exist),
-   * numbered in scan order, aggregated into edges and pageInfo; totalCount as a COUNT over the
-   * same filter. An unknown cursor makes it unrenderable (the resolver raises INVALID_CURSOR).
-   */
+  /** An order connection (Query.orders, Collection.orders, pinned to its collection). */
   orderConnection(nodes: readonly FieldNode[], args: Record<string, unknown>, pin?: (o: string) => string): string {
-    const q = orderQueryOf(args, pin !== undefined);
-    const o = this.alias('o');
-    const page = this.orderPage(q, o, pin);
-    const { n, listOrder, aggregates } = page;
-    const parts: { key: string; sql: string }[] = [];
-    for (const [key, fieldNodes] of collectFields(subSelections(nodes), 'OrderConnection', this.scope)) {
-      const name = fieldNodes[0]!.name.value;
-      if (name === '__typename') parts.push({ key, sql: typenameJson('OrderConnection') });
-      else if (name === 'totalCount') {
-        parts.push({ key, sql: `(SELECT count(*) FROM orders ${o} ${whereSql(page.counted)})::text` });
-      } else if (name === 'edges') {
-        const edge = this.edge(fieldNodes, o);
-        const agg = `e${aggregates.size}`;
-        aggregates.set(agg, `COALESCE(string_agg(${orUnrenderable(edge)}, ',' ORDER BY ${listOrder}) FILTER (WHERE ${n} <= ${q.first}), '')`);
-        parts.push({ key, sql: `'[' || p.${agg} || ']'` });
-      } else if (name === 'pageInfo') {
-        const more = `CASE WHEN p.rows > ${q.first} THEN 'true' ELSE 'false' END`;
-        const info: { key: string; sql: string }[] = [];
-        for (const [infoKey, infoNodes] of collectFields(subSelections(fieldNodes), 'PageInfo', this.scope)) {
-          const infoName = infoNodes[0]!.name.value;
-          if (infoName === '__typename') info.push({ key: infoKey, sql: typenameJson('PageInfo') });
-          else if (infoName === 'hasNextPage') info.push({ key: infoKey, sql: q.fromEnd ? jsonFlag(q.before !== undefined) : more });
-          else if (infoName === 'hasPreviousPage') info.push({ key: infoKey, sql: q.fromEnd ? more : jsonFlag(q.cursor !== undefined) });
-          else if (infoName === 'startCursor' || infoName === 'endCursor') {
-            const first = (infoName === 'startCursor') !== (q.fromEnd === true);
-            aggregates.set(infoName, `(array_agg(${o}.hash ORDER BY ${n}${first ? '' : ' DESC'}) FILTER (WHERE ${n} <= ${q.first}))[1]`);
-            info.push({ key: infoKey, sql: `COALESCE(to_json(p.${infoName})::text, 'null')` });
-          } else notRenderable(`PageInfo.${infoName}`);
-        }
-        parts.push({ key, sql: jsonObjectSql(info) });
-      } else notRenderable(`OrderConnection.${name}`);
-    }
-    return page.json(jsonObjectSql(parts));
+    return this.connection(nodes, this.orderPage(orderQueryOf(args, pin !== undefined), pin));
   }
 
   /** The orders of one page as a JSON array (the REST list): `[<order>,...]`. */
   orderList(nodes: readonly FieldNode[], q: OrderQuery): string {
-    const o = this.alias('o');
-    const page = this.orderPage(q, o);
-    page.aggregates.set('e', `COALESCE(string_agg(${orUnrenderable(this.object('Order', nodes, o))}, ',' ORDER BY ${page.listOrder}) FILTER (WHERE ${page.n} <= ${q.first}), '')`);
-    return page.json(`'[' || p.e || ']'`);
+    const page = this.orderPage(q);
+    const aggregates = new Map([['e', this.edgesAggregate(page, this.object(page.type, nodes, page.o))]]);
+    return this.pageJson(page, aggregates, `'[' || p.e || ']'`);
+  }
+
+  /** Sales newest first (Query.sales): the resolver's arguments and cursor (src/schema/discovery.ts). */
+  saleConnection(nodes: readonly FieldNode[], args: Record<string, unknown>): string {
+    if (args.last != null || args.before != null) return notRenderable('backward sales');
+    const first = (args.first as number | null | undefined) ?? 20;
+    if (!Number.isInteger(first) || first < 1 || first > 150) return notRenderable('page size');
+    const after = args.after as string | null | undefined;
+    if (after != null && !/^\d{1,19}$/.test(after)) return notRenderable('sale cursor');
+    const s = this.alias('s');
+    const counted: string[] = [];
+    if (args.collection) counted.push(`${s}.collection_address = ${this.params.add(args.collection)}`);
+    const at = (v: unknown) => this.params.add(new Date(Number(v) * 1000).toISOString(), '::timestamptz');
+    if (args.from != null) counted.push(`${s}.timestamp >= ${at(args.from)}`);
+    if (args.to != null) counted.push(`${s}.timestamp < ${at(args.to)}`);
+    const where = [...counted];
+    const guards: string[] = [];
+    if (after != null) {
+      const id = this.params.add(after, '::bigint');
+      where.push(`(${s}.timestamp, ${s}.id) < (SELECT k.timestamp, k.id FROM sales k WHERE k.id = ${id})`);
+      guards.push(`EXISTS (SELECT 1 FROM sales WHERE id = ${id})`);
+    }
+    return this.connection(nodes, {
+      type: 'Sale',
+      table: 'sales',
+      o: s,
+      where,
+      counted,
+      order: `${s}.timestamp DESC, ${s}.id DESC`,
+      first,
+      fromEnd: false,
+      hasPrevious: after != null,
+      hasNext: false,
+      cursor: `${s}.id::text`,
+      guards,
+    });
   }
 
   /**
-   * One keyset page of orders (src/services/order-page-sql.ts: page size + 1 rows, the extra one
-   * says whether more exist), numbered `n_` in scan order, for aggregates over `o`; `json` wraps
-   * the aggregated row `p` in the page's statement, unrenderable for an unknown cursor.
+   * One keyset page of orders (src/services/order-page-sql.ts): the filter, the pin, the cursors'
+   * row comparisons, the sort (reversed when paging back from the end).
    */
-  private orderPage(q: OrderQuery, o: string, pin?: (o: string) => string) {
+  private orderPage(q: OrderQuery, pin?: (o: string) => string): Page {
+    const o = this.alias('o');
     const where = filterSql(q.filter, this.nowSeconds, this.params, o);
     if (pin) where.push(pin(o));
     const counted = [...where];
-    const cursors = [q.cursor, q.before].filter((h): h is string => h !== undefined);
     if (q.cursor) where.push(keysetSql(q.sort, 'after', q.cursor, this.params, o));
     if (q.before) where.push(keysetSql(q.sort, 'before', q.before, this.params, o));
     const { keys, desc } = SORT_KEYS[q.sort];
     const scanDesc = desc !== (q.fromEnd === true);
-    const order = keys.map((k) => `${o}.${k} ${scanDesc ? 'DESC' : 'ASC'}`).join(', ');
-    const n = `${o}.n_`;
-    const aggregates = new Map<string, string>();
-    const json = (select: string) => {
-      aggregates.set('rows', 'count(*)');
-      const page =
-        `SELECT ${[...aggregates].map(([k, v]) => `${v} AS ${k}`).join(', ')} FROM (` +
-        `SELECT ${o}.*, row_number() OVER (ORDER BY ${order}) AS n_ FROM (` +
-        `SELECT * FROM orders ${o} ${whereSql(where)} ORDER BY ${order} LIMIT ${q.first + 1}) ${o}) ${o}`;
-      const sql = `(SELECT ${select} FROM (${page}) p)`;
-      if (!cursors.length) return sql;
-      const known = cursors.map((h) => `EXISTS (SELECT 1 FROM orders WHERE hash = ${this.params.add(h)})`).join(' AND ');
-      return `CASE WHEN ${known} THEN ${sql} END`;
+    const guards = [q.cursor, q.before].filter((h): h is string => h !== undefined).map((h) => `EXISTS (SELECT 1 FROM orders WHERE hash = ${this.params.add(h)})`);
+    return {
+      type: 'Order',
+      table: 'orders',
+      o,
+      where,
+      counted,
+      order: keys.map((k) => `${o}.${k} ${scanDesc ? 'DESC' : 'ASC'}`).join(', '),
+      first: q.first,
+      fromEnd: q.fromEnd === true,
+      hasPrevious: q.cursor !== undefined,
+      hasNext: q.before !== undefined,
+      cursor: `${o}.hash`,
+      guards,
     };
-    // list order: scan order forward, its reverse when paging back from the end
-    return { n, listOrder: q.fromEnd ? `${n} DESC` : n, aggregates, counted, json };
   }
 
-  private edge(nodes: readonly FieldNode[], o: string): string {
+  /**
+   * A Relay connection over one page: page size + 1 rows (the extra one says whether more
+   * exist), numbered n_ in scan order, aggregated into edges and pageInfo; totalCount as a COUNT
+   * over the filter without the cursors. An unknown cursor makes it unrenderable (the resolver
+   * raises INVALID_CURSOR).
+   */
+  private connection(nodes: readonly FieldNode[], page: Page): string {
+    const { o, type } = page;
+    const n = `${o}.n_`;
+    const aggregates = new Map<string, string>();
     const parts: { key: string; sql: string }[] = [];
-    for (const [key, fieldNodes] of collectFields(subSelections(nodes), 'OrderEdge', this.scope)) {
+    for (const [key, fieldNodes] of collectFields(subSelections(nodes), `${type}Connection`, this.scope)) {
       const name = fieldNodes[0]!.name.value;
-      if (name === '__typename') parts.push({ key, sql: typenameJson('OrderEdge') });
-      else if (name === 'cursor') parts.push({ key, sql: `to_json(${o}.hash)::text` });
-      else if (name === 'node') parts.push({ key, sql: this.object('Order', fieldNodes, o) });
-      else notRenderable(`OrderEdge.${name}`);
+      if (name === '__typename') parts.push({ key, sql: typenameJson(`${type}Connection`) });
+      else if (name === 'totalCount') parts.push({ key, sql: `(SELECT count(*) FROM ${page.table} ${o} ${whereSql(page.counted)})::text` });
+      else if (name === 'edges') {
+        const agg = `e${aggregates.size}`;
+        aggregates.set(agg, this.edgesAggregate(page, this.edge(fieldNodes, page)));
+        parts.push({ key, sql: `'[' || p.${agg} || ']'` });
+      } else if (name === 'pageInfo') {
+        const more = `CASE WHEN p.rows > ${page.first} THEN 'true' ELSE 'false' END`;
+        const info: { key: string; sql: string }[] = [];
+        for (const [infoKey, infoNodes] of collectFields(subSelections(fieldNodes), 'PageInfo', this.scope)) {
+          const infoName = infoNodes[0]!.name.value;
+          if (infoName === '__typename') info.push({ key: infoKey, sql: typenameJson('PageInfo') });
+          else if (infoName === 'hasNextPage') info.push({ key: infoKey, sql: page.fromEnd ? jsonFlag(page.hasNext) : more });
+          else if (infoName === 'hasPreviousPage') info.push({ key: infoKey, sql: page.fromEnd ? more : jsonFlag(page.hasPrevious) });
+          else if (infoName === 'startCursor' || infoName === 'endCursor') {
+            const first = (infoName === 'startCursor') !== page.fromEnd;
+            aggregates.set(infoName, `(array_agg(${page.cursor} ORDER BY ${n}${first ? '' : ' DESC'}) FILTER (WHERE ${n} <= ${page.first}))[1]`);
+            info.push({ key: infoKey, sql: `COALESCE(to_json(p.${infoName})::text, 'null')` });
+          } else notRenderable(`PageInfo.${infoName}`);
+        }
+        parts.push({ key, sql: jsonObjectSql(info) });
+      } else notRenderable(`${type}Connection.${name}`);
+    }
+    return this.pageJson(page, aggregates, jsonObjectSql(parts));
+  }
+
+  /** The page's rows as one text, in list order: scan order forward, its reverse when paging back. */
+  private edgesAggregate(page: Page, item: string): string {
+    const n = `${page.o}.n_`;
+    return `COALESCE(string_agg(${orUnrenderable(item)}, ',' ORDER BY ${n}${page.fromEnd ? ' DESC' : ''}) FILTER (WHERE ${n} <= ${page.first}), '')`;
+  }
+
+  private pageJson(page: Page, aggregates: Map<string, string>, select: string): string {
+    const { o } = page;
+    aggregates.set('rows', 'count(*)');
+    const rows =
+      `SELECT ${[...aggregates].map(([k, v]) => `${v} AS ${k}`).join(', ')} FROM (` +
+      `SELECT ${o}.*, row_number() OVER (ORDER BY ${page.order}) AS n_ FROM (` +
+      `SELECT * FROM ${page.table} ${o} ${whereSql(page.where)} ORDER BY ${page.order} LIMIT ${page.first + 1}) ${o}) ${o}`;
+    const sql = `(SELECT ${select} FROM (${rows}) p)`;
+    return page.guards.length ? `CASE WHEN ${page.guards.join(' AND ')} THEN ${sql} END` : sql;
+  }
+
+  private edge(nodes: readonly FieldNode[], page: Page): string {
+    const parts: { key: string; sql: string }[] = [];
+    for (const [key, fieldNodes] of collectFields(subSelections(nodes), `${page.type}Edge`, this.scope)) {
+      const name = fieldNodes[0]!.name.value;
+      if (name === '__typename') parts.push({ key, sql: typenameJson(`${page.type}Edge`) });
+      else if (name === 'cursor') parts.push({ key, sql: `to_json(${page.cursor})::text` });
+      else if (name === 'node') parts.push({ key, sql: this.object(page.type, fieldNodes, page.o) });
+      else notRenderable(`${page.type}Edge.${name}`);
     }
     return jsonObjectSql(parts);
   }
 
+  /**
+   * Collections ranked (Query.collections): the ranking service gives the page's addresses, in
+   * order, with hasNextPage and totalCount (src/services/collection-discovery.ts); the rows render
+   * here. Same arguments and errors as the resolver (src/schema/discovery.ts).
+   */
+  async collectionConnection(nodes: readonly FieldNode[], args: Record<string, unknown>, ctx: Context): Promise<string> {
+    if (args.last != null || args.before != null) return notRenderable('backward collections');
+    const first = (args.first as number | null | undefined) ?? 20;
+    if (!Number.isInteger(first) || first < 1 || first > 150) return notRenderable('page size');
+    const ranked = await ctx.services.collectionDiscovery
+      .rankCollectionPage({ filter: (args.filter ?? {}) as CollectionFilter, orderBy: (args.orderBy ?? 'NAME') as CollectionOrder, first, after: args.after as string | null })
+      .catch((e) => notRenderable(`ranking: ${e.message}`));
+    const c = this.alias('c');
+    const rows = `unnest(${this.params.add(ranked.addresses, '::text[]')}) WITH ORDINALITY AS ${c}_(address, i) JOIN collections ${c} ON ${c}.address = ${c}_.address`;
+    const aggregates = new Map<string, string>();
+    const parts: { key: string; sql: string }[] = [];
+    const edgeFields = (fieldNodes: readonly FieldNode[]) => {
+      const edge: { key: string; sql: string }[] = [];
+      for (const [key, f] of collectFields(subSelections(fieldNodes), 'CollectionEdge', this.scope)) {
+        const name = f[0]!.name.value;
+        if (name === '__typename') edge.push({ key, sql: typenameJson('CollectionEdge') });
+        else if (name === 'cursor') edge.push({ key, sql: `to_json(${c}.address)::text` });
+        else if (name === 'node') edge.push({ key, sql: this.object('Collection', f, c) });
+        else notRenderable(`CollectionEdge.${name}`);
+      }
+      return jsonObjectSql(edge);
+    };
+    for (const [key, fieldNodes] of collectFields(subSelections(nodes), 'CollectionConnection', this.scope)) {
+      const name = fieldNodes[0]!.name.value;
+      if (name === '__typename') parts.push({ key, sql: typenameJson('CollectionConnection') });
+      else if (name === 'totalCount') parts.push({ key, sql: `'${ranked.totalCount}'` });
+      else if (name === 'edges') {
+        const agg = `e${aggregates.size}`;
+        aggregates.set(agg, `COALESCE(string_agg(${orUnrenderable(edgeFields(fieldNodes))}, ',' ORDER BY ${c}_.i), '')`);
+        parts.push({ key, sql: `'[' || p.${agg} || ']'` });
+      } else if (name === 'pageInfo') {
+        const info: { key: string; sql: string }[] = [];
+        for (const [infoKey, infoNodes] of collectFields(subSelections(fieldNodes), 'PageInfo', this.scope)) {
+          const infoName = infoNodes[0]!.name.value;
+          if (infoName === '__typename') info.push({ key: infoKey, sql: typenameJson('PageInfo') });
+          else if (infoName === 'hasNextPage') info.push({ key: infoKey, sql: jsonFlag(ranked.hasNextPage) });
+          else if (infoName === 'hasPreviousPage') info.push({ key: infoKey, sql: jsonFlag(args.after != null) });
+          else if (infoName === 'startCursor' || infoName === 'endCursor') {
+            aggregates.set(infoName, `(array_agg(${c}.address ORDER BY ${c}_.i${infoName === 'endCursor' ? ' DESC' : ''}))[1]`);
+            info.push({ key: infoKey, sql: `COALESCE(to_json(p.${infoName})::text, 'null')` });
+          } else notRenderable(`PageInfo.${infoName}`);
+        }
+        parts.push({ key, sql: jsonObjectSql(info) });
+      } else notRenderable(`CollectionConnection.${name}`);
+    }
+    aggregates.set('rows', 'count(*)');
+    return `(SELECT ${jsonObjectSql(parts)} FROM (SELECT ${[...aggregates].map(([k, v]) => `${v} AS ${k}`).join(', ')} FROM ${rows}) p)`;
+  }
+
   /** One row of a read type by its key, or null (`COALESCE(..., 'null')`). */
   byKey(type: ReadTypeName, nodes: readonly FieldNode[], column: string, value: unknown): string {
-    const t = this.alias(type === 'Order' ? 'o' : 'c');
+    const t = this.alias(type[0]!.toLowerCase());
     const inner = this.object(type, nodes, t);
     return `COALESCE((SELECT ${orUnrenderable(inner)} FROM ${READ_TYPES[type].table} ${t} WHERE ${t}.${column} = ${this.params.add(value)}), 'null')`;
   }
@@ -231,7 +363,7 @@ function orderQueryOf(args: Record<string, unknown>, pinned: boolean): OrderQuer
   return parsed.ok ? parsed.value : notRenderable('order query');
 }
 
-type RootPlanner = (plan: QueryPlan, nodes: readonly FieldNode[], args: Record<string, unknown>) => string;
+type RootPlanner = (plan: QueryPlan, nodes: readonly FieldNode[], args: Record<string, unknown>, ctx: Context) => string | Promise<string>;
 
 /** Query fields the engine renders; any other root field is resolved as before. */
 const ROOT_FIELDS: Record<string, RootPlanner> = {
@@ -239,6 +371,8 @@ const ROOT_FIELDS: Record<string, RootPlanner> = {
   orders: (plan, nodes, args) => plan.orderConnection(nodes, args),
   order: (plan, nodes, args) => plan.byKey('Order', nodes, 'hash', args.hash),
   collection: (plan, nodes, args) => plan.byKey('Collection', nodes, 'address', args.address),
+  sales: (plan, nodes, args) => plan.saleConnection(nodes, args),
+  collections: (plan, nodes, args, ctx) => plan.collectionConnection(nodes, args, ctx),
 };
 
 export const isRootPlanned = (name: string) => Object.hasOwn(ROOT_FIELDS, name);

@@ -99,10 +99,11 @@ export async function executeWithEngine(args: ExecutionArgs, ordinary: Execute):
 
   const deps = ctx.services.deps;
   const query = new QueryPlan(args.schema, { fragments: plan.fragments, variables: variables.coerced }, nowSeconds(deps));
+  // planned in selection order (aliases and parameters number the same way for the same request)
   const columns: { key: string; sql: string }[] = [];
   for (const [key, nodes] of plan.roots) {
     if (nodes.some((n) => n.name.value !== nodes[0]!.name.value)) continue;
-    const sql = query.rootField(nodes);
+    const sql = await query.rootField(nodes, ctx);
     if (sql !== null) columns.push({ key, sql });
   }
   if (!columns.length) return ordinary(args);
@@ -112,15 +113,20 @@ export async function executeWithEngine(args: ExecutionArgs, ordinary: Execute):
   // through the request's statement batch (src/db/statement-batch.ts)
   const statement = `SELECT ${columns.map((c, i) => `${c.sql} AS r${i}`).join(', ')}`;
   const [row] = await ctx.sql.query<Record<string, string | null>>(statement, query.params.values).catch(() => [null]);
+  // answered by the executor after all: the others finish first (no statement of this request outlives it)
+  const fallback = async () => {
+    await rest;
+    return ordinary(args);
+  };
   // an order looked up on a replica that has not replayed it yet: the resolver reads the primary
   const readsReplica = readDb(deps) !== deps.db;
   let texts = columns.map((_c, i) => row?.[`r${i}`] ?? null);
   // something below a root field could not be rendered as the resolvers would: they answer it all
-  if (texts.some((t) => t === null || t.includes(UNRENDERABLE) || (readsReplica && t === 'null'))) return ordinary(args);
+  if (texts.some((t) => t === null || t.includes(UNRENDERABLE) || (readsReplica && t === 'null'))) return fallback();
   try {
     if (query.islands.length) texts = await resolveIslands(texts as string[], query.islands, args, plan.operation);
   } catch (err) {
-    if (err instanceof IslandFailed) return ordinary(args);
+    if (err instanceof IslandFailed) return fallback();
     throw err;
   }
   const others = rest && (await rest);

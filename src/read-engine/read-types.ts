@@ -19,12 +19,12 @@ export type FieldRead<Col extends string> =
   /** computed by its resolver only; the engine resolves it per parent key (./islands.ts) */
   | { kind: 'resolver'; columns: readonly Col[]; reason: string };
 
-export type ReadTypeName = 'Order' | 'Collection';
+export type ReadTypeName = 'Order' | 'Collection' | 'Sale';
 
 export interface ReadType<Col extends string = string> {
   table: string;
-  /** how the engine fetches one row of this type again to run a resolver-only field under it */
-  refetch: { field: string; arg: string; key: (t: string) => string };
+  /** how the engine fetches one row of this type again to run a resolver-only field under it (none: every field renders) */
+  refetch?: { field: string; arg: string; key: (t: string) => string };
   fields: Record<string, FieldRead<Col>>;
 }
 
@@ -114,7 +114,30 @@ export const COLLECTION_TYPE: ReadType<CollectionColumn> = {
   },
 };
 
-export const READ_TYPES: Record<ReadTypeName, ReadType> = { Order: ORDER_TYPE, Collection: COLLECTION_TYPE };
+/** A sale (src/schema/discovery.ts); the table has no columns list of its own in the resolver path. */
+export const SALE_TYPE: ReadType = {
+  table: 'sales',
+  fields: {
+    collectionAddress: leaf([], (t) => jsonString(`${t}.collection_address`)),
+    collection: { kind: 'object', type: 'Collection', columns: [], from: (t, a) => `FROM collections ${a} WHERE ${a}.address = ${t}.collection_address`, nullable: false },
+    tokenId: leaf([], (t) => jsonString(`${t}.token_id::text`)),
+    amount: leaf([], (t) => jsonString(`${t}.amount::text`)),
+    price: leaf([], (t) => jsonString(`${t}.price::text`)),
+    priceEth: leaf([], (t) => jsonEther(`${t}.price`)),
+    currencyAddress: leaf([], (t) => jsonString(`${t}.currency_address`)),
+    buyer: leaf([], (t) => jsonString(`${t}.buyer`)),
+    seller: leaf([], (t) => jsonString(`${t}.seller`)),
+    orderHash: leaf([], nullableText('order_hash')),
+    isTakerAsk: leaf([], (t) => jsonBoolean(`${t}.is_taker_ask`)),
+    blockNumber: leaf([], (t) => jsonString(`${t}.block_number::text`)),
+    txHash: leaf([], (t) => jsonString(`${t}.tx_hash`)),
+    logIndex: leaf([], (t) => jsonInt(`${t}.log_index`)),
+    // Math.floor(ms / 1000) of a millisecond timestamp
+    timestamp: leaf([], (t) => `floor(extract(epoch FROM ${t}.timestamp))::bigint::text`),
+  },
+};
+
+export const READ_TYPES: Record<ReadTypeName, ReadType> = { Order: ORDER_TYPE, Collection: COLLECTION_TYPE, Sale: SALE_TYPE };
 
 /** The GraphQL __typename of a read type, as JSON text. */
 export const typenameJson = (name: string) => jsonLiteral(name);

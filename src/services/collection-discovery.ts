@@ -24,11 +24,19 @@ export interface CollectionPage {
   totalCount: number;
 }
 
+export interface CollectionQuery {
+  filter: CollectionFilter;
+  orderBy: CollectionOrder;
+  first: number;
+  after?: string | null;
+}
+
 export function createCollectionDiscoveryService(deps: ServiceDeps) {
   const { prisma } = deps.db;
   const { rankingKeys } = createRankingKeys(deps);
 
-  async function listCollections(q: { filter: CollectionFilter; orderBy: CollectionOrder; first: number; after?: string | null }): Promise<CollectionPage> {
+  /** The addresses of one page of the ranked list (the read engine renders the rows itself). */
+  async function rankCollectionPage(q: CollectionQuery): Promise<{ addresses: string[]; hasNextPage: boolean; totalCount: number }> {
     const where: Prisma.CollectionWhereInput = {};
     if (q.filter.type) where.type = q.filter.type;
     if (q.filter.isVerified != null) where.isVerified = q.filter.isVerified;
@@ -44,11 +52,16 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
       if (i < 0) throw new ServiceError('INVALID_CURSOR', `after: ${q.after} is not the address of a collection in this list`);
       start = i + 1;
     }
-    const page = ranked.slice(start, start + q.first);
-    const rows = page.length ? await prisma.collection.findMany({ where: { address: { in: page.map((r) => r.address) } } }) : [];
-    const byAddress = new Map(rows.map((r) => [r.address, r]));
-    return { collections: page.flatMap((r) => byAddress.get(r.address) ?? []), hasNextPage: start + q.first < ranked.length, totalCount: ranked.length };
+    const addresses = ranked.slice(start, start + q.first).map((r) => r.address);
+    return { addresses, hasNextPage: start + q.first < ranked.length, totalCount: ranked.length };
   }
 
-  return { listCollections };
+  async function listCollections(q: CollectionQuery): Promise<CollectionPage> {
+    const { addresses, hasNextPage, totalCount } = await rankCollectionPage(q);
+    const rows = addresses.length ? await prisma.collection.findMany({ where: { address: { in: addresses } } }) : [];
+    const byAddress = new Map(rows.map((r) => [r.address, r]));
+    return { collections: addresses.flatMap((a) => byAddress.get(a) ?? []), hasNextPage, totalCount };
+  }
+
+  return { rankCollectionPage, listCollections };
 }

@@ -18,6 +18,7 @@ import { backendName } from '../helpers/test-database.js';
 const NOW = Math.floor(FIXED_NOW.getTime() / 1000);
 let app: TestApp;
 let hashes: string[];
+let saleIds: string[];
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -34,6 +35,16 @@ beforeAll(async () => {
   await sql.query(`UPDATE orders SET token_id = $1::numeric, amount = $1::numeric, price = $1::numeric, nonce = $1::numeric WHERE id = $2::bigint`, [huge, ids[3]]);
   await sql.query(`UPDATE orders SET end_time = $1::bigint WHERE id = $2::bigint`, [(2n ** 60n).toString(), ids[7]]);
   hashes = (await sql.query<{ hash: string }>('SELECT hash FROM orders ORDER BY id')).map((r) => r.hash);
+  // sales with timestamp ties (the cursor breaks them on the id), one beyond 2^53 in price, some without an order
+  await sql.query(
+    `INSERT INTO sales (collection_address, token_id, amount, price, currency_address, buyer, seller, order_hash, strategy, is_taker_ask, block_number, tx_hash, log_index, timestamp)
+     SELECT (ARRAY[$1, $2])[1 + g % 2], g % 7, 1 + g % 3, CASE WHEN g = 5 THEN $4::numeric ELSE g::numeric * 250000000000000000 END, $3, $3, $1,
+            CASE WHEN g % 4 = 0 THEN NULL ELSE lpad(to_hex(g), 66, '0') END, NULL, g % 2 = 0, 1000 + g, '0x' || lpad(to_hex(g), 64, '0'), g % 3,
+            to_timestamp(${NOW} - (g / 3) * 3600 + 0.25)
+       FROM generate_series(1, 40) g`,
+    [fixtureCollections[0], fixtureCollections[1], fixtureCollections[0]!.toLowerCase(), huge],
+  );
+  saleIds = (await sql.query<{ id: string }>('SELECT id::text AS id FROM sales ORDER BY id')).map((r) => r.id);
 });
 afterAll(() => app?.close());
 
@@ -145,7 +156,38 @@ const rootField = fc.oneof(
   fc.tuple(fc.nat(120), orderSel(2)).map(([i, sel]) => `order(hash: "${hashes[i] ?? `0x${'0'.repeat(64)}`}") { ${sel} }`),
 );
 
-const documentArb = fc.array(rootField, { minLength: 1, maxLength: 3 }).map((roots) => {
+const SALE_LEAVES = Object.entries(READ_TYPES.Sale.fields).filter(([, d]) => d.kind === 'leaf').map(([n]) => n);
+const saleRoot = fc
+  .record({
+    collection: fc.option(fc.constantFrom(...fixtureCollections), { nil: undefined }),
+    from: fc.option(fc.integer({ min: NOW - 20 * 3600, max: NOW }), { nil: undefined }),
+    first: fc.integer({ min: 1, max: 12 }),
+    after: fc.option(fc.nat(45), { nil: undefined }),
+    leaves: leaves(SALE_LEAVES, 'Sale'),
+    collectionSel: fc.option(collectionSel(0), { nil: undefined }),
+    info: fc.option(pageInfo, { nil: undefined }),
+    count: fc.boolean(),
+  })
+  .map((a) => {
+    const args = [`first: ${a.first}`, a.collection ? `collection: "${a.collection}"` : '', a.from ? `from: ${a.from}` : '', a.after !== undefined ? `after: "${saleIds[a.after] ?? '999999'}"` : ''].filter(Boolean);
+    return `sales(${args.join(', ')}) { ${a.count ? 'totalCount ' : ''}edges { cursor node { ${a.leaves}${a.collectionSel ? ` collection { ${a.collectionSel} }` : ''} } } ${a.info ?? ''} }`;
+  });
+const collectionsRoot = fc
+  .record({
+    first: fc.integer({ min: 1, max: 4 }),
+    orderBy: fc.constantFrom('NAME', 'VOLUME_24H', 'VOLUME_7D', 'FLOOR', 'CHANGE_24H'),
+    verified: fc.option(fc.boolean(), { nil: undefined }),
+    after: fc.option(fc.constantFrom(...fixtureCollections, '0x000000000000000000000000000000000000dEaD'), { nil: undefined }),
+    node: collectionSel(1),
+    info: fc.option(pageInfo, { nil: undefined }),
+    count: fc.boolean(),
+  })
+  .map((a) => {
+    const args = [`first: ${a.first}`, `orderBy: ${a.orderBy}`, a.verified === undefined ? '' : `filter: { isVerified: ${a.verified} }`, a.after ? `after: "${a.after}"` : ''].filter(Boolean);
+    return `collections(${args.join(', ')}) { ${a.count ? 'totalCount ' : ''}edges { cursor node { ${a.node} } } ${a.info ?? ''} }`;
+  });
+
+const documentArb = fc.array(fc.oneof(rootField, saleRoot, collectionsRoot), { minLength: 1, maxLength: 3 }).map((roots) => {
   const body = `{ ${roots.map((r, i) => `r${i}: ${r}`).join(' ')} }`;
   return body.includes('$yes') ? `query($yes: Boolean!) ${body}` : body;
 });
@@ -158,14 +200,23 @@ describe(`random selections: the engine answers what the resolvers answer (${bac
       fc.asyncProperty(documentArb, fc.boolean(), async (query, yes) => {
         const engine = await answer(query, { yes }, true);
         const resolvers = await answer(query, { yes }, false);
-        expect(engine.text, query).toBe(resolvers.text);
+        if (engine.text.includes('"errors"') && resolvers.text.includes('"errors"')) {
+          // two failing non-null roots: graphql-js reports whichever fails first, on either path
+          const [e, r] = [engine.text, resolvers.text].map((t) => ({ status: t.slice(0, 3), body: JSON.parse(t.slice(4)) }));
+          expect(e.status, query).toBe(r.status);
+          expect(e.body.data, query).toEqual(r.body.data);
+          if (r.body.data !== null) expect(engine.text, query).toBe(resolvers.text);
+        } else expect(engine.text, query).toBe(resolvers.text);
         checked++;
         const byEngine = engine.statements.some((s) => s.includes(`'{"`));
         if (byEngine) rendered++;
-        else if (process.env.READ_ENGINE_DEBUG) console.log('NOT RENDERED', engine.text.slice(0, 300), query.length);
-        // no error, no island, no value it cannot render (the endTime beyond 2^53): one statement
-        if (!engine.text.includes('"errors"') && !query.includes('stats {') && !engine.text.includes(`:${Number(2n ** 60n)}`) && byEngine) {
-          expect(engine.statements, `${query}\n${engine.statements.map((s) => s.slice(0, 160)).join("\n")}`).toHaveLength(1);
+        // no error, no island, no ranking (its reads come first), no value it cannot render (the
+        // endTime beyond 2^53): one statement, the engine's. (graphql-js answers as soon as a
+        // non-null root field fails while its siblings still read, so a previous request's
+        // resolver statements may land in this log: they are not the engine's.)
+        if (!engine.text.includes('"errors"') && !query.includes('stats {') && !query.includes('collections(') && !engine.text.includes(`:${Number(2n ** 60n)}`) && byEngine) {
+          const own = engine.statements.filter((st) => st.includes(`'{"`));
+          expect(own, `${query}\n${engine.statements.map((st) => st.slice(0, 160)).join('\n')}`).toHaveLength(1);
         }
       }),
       { numRuns: Number(process.env.READ_ENGINE_RUNS ?? 120), seed: process.env.READ_ENGINE_SEED ? Number(process.env.READ_ENGINE_SEED) : undefined },
