@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { START_NODE_FLAGS } from '../scripts/start-node-flags.js';
 import type { SqlRunner } from '../src/db/sql-runner.js';
-import { countPgStatementsOnTheWire } from './pg-wire-count.mjs';
+import { answerCapture, countPgStatementsOnTheWire, type WireCounter, type WireStatement } from './pg-wire-count.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 export const DEFAULT_PG_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -405,6 +405,24 @@ export class ChildServer {
     });
   }
 
+  /** The statements the child sends to PostgreSQL while `fn` runs (text and bound values; bench/pg-wire-count.mjs). */
+  async capture(fn: () => Promise<unknown>): Promise<WireStatement[]> {
+    await this.ready;
+    const ask = (what: 'start' | 'stop') =>
+      new Promise<any>((resolve) => {
+        this.waiters.push(resolve);
+        this.child.send({ capture: what });
+      });
+    await ask('start');
+    const done = await fn().then(
+      () => null,
+      (err: unknown) => ({ err }),
+    );
+    const captured = ((await ask('stop')).captured ?? []) as WireStatement[];
+    if (done) throw done.err;
+    return captured;
+  }
+
   /** CPU seconds (user + system) the child has used so far, from /proc. */
   cpuSeconds(): number {
     return cpuSeconds(this.pid);
@@ -444,13 +462,14 @@ export function cpuSeconds(pid: number): number {
 const CLOCK_TICKS = 100;
 
 /** Counts the statements this process sends to PostgreSQL, on the wire (every copy of pg: Prisma's too). */
-export function countPgStatements(pgPort = 5432): { count: number } {
+export function countPgStatements(pgPort = 5432): WireCounter {
   return countPgStatementsOnTheWire(pgPort);
 }
 
-/** For a child server: answer the parent's {stats} requests and tell it the port. */
-export function reportToParent(port: number, counter: { count: number }) {
+/** For a child server: answer the parent's {stats} and {capture} requests and tell it the port. */
+export function reportToParent(port: number, counter: WireCounter) {
   process.on('message', (m: any) => {
+    if (answerCapture(counter, m)) return;
     if (m?.stats) process.send!({ statements: counter.count });
   });
   process.on('disconnect', () => process.exit(0));

@@ -1,221 +1,350 @@
-// Peer benchmark (issue 9): in one run on one PostgreSQL database with the same generated data,
-// this service's nested GraphQL query against PostGraphile v5 (amber preset) answering the
-// equivalent query over the same tables and the hand-written SQL floor through pg; also GET
-// /api/v1/orders and the collection page (collection + stats + orders + listing rewards) on
-// this service. Prints req/s, p50, p99, ratios, SQL statements per request (counted on the wire
-// to PostgreSQL in each server) and resident memory idle and under load, then the same for this service
-// on the embedded PGlite. Every server runs in its own process; autocannon in another. This
-// service runs as `npm start` runs it: dist/ through scripts/run-built.mjs, plain Node, no tsx
-// (bench/server-probe.mjs preloaded to count statements and report memory); the peers through tsx.
+// Peer benchmark: on one PostgreSQL database with one generated market (bench/scale-loader.ts),
+// a frontend mix of request shapes (bench/peer-shapes.ts: book pages, token page, a maker's
+// orders, offer board, collection page, collection cards, sales history, one order, REST) answered
+// by this service, by PostGraphile v5 configured as its documentation recommends
+// (bench/peer-postgraphile.ts: amber preset, production, the real tables, one `live` condition)
+// where it can answer the shape at all, and by the hand-written SQL floor (one statement per
+// shape that builds the exact response JSON, bench/peer-floor-sql.ts). Every server runs in its
+// own process, autocannon in another; this service as `npm start` runs it (dist/, plain Node,
+// bench/server-probe.mjs preloaded).
 //
-//   npm run bench:peer -- [--orders 100000] [--collections 1000] [--duration 10] [--warmup 3]
-//                         [--connections 8] [--rounds 3] [--pg-url postgresql://...] [--no-pglite]
-//                         [--app built|tsx] [--app-flags='--max-old-space-size=1024']
-// --app tsx serves this service's sources through tsx instead (how it was measured before);
-// --app-flags gives its process other Node flags than the start path's (to weigh one).
+//   npm run bench:peer -- [--orders 100000] [--sales N] [--collections N] [--shapes a,b,c]
+//                         [--duration 10] [--warmup 3] [--connections 8] [--rounds 3]
+//                         [--scale 100000,10000000] [--keep-db] [--explain analyze|plain|off]
+//                         [--plan-cache-mode force_custom_plan|auto] [--no-pglite] [--pg-url postgresql://...]
+//                         [--app built|tsx] [--app-flags='...']
 //
-// The three nested-query servers are measured in --rounds interleaved rounds (A B C, A B C, ...)
-// and each is reported by its median round, so a burst of other load on a shared machine
-// does not land on one server only.
-//
-// Before load, the answers are checked: the floor's JSON equals this service's, PostGraphile
-// returns the same orders. The numbers are only comparable within one run (same machine load).
-import { isDeepStrictEqual, parseArgs } from 'node:util';
+// Before load, per shape: the floor's body must equal this service's (bytes, else reported as
+// JSON-equal only) and PostGraphile must return the same rows in the same order at the same prices;
+// any mismatch fails the run. Then the statements each server sent for that one request
+// (recorded on the wire) are EXPLAINed with their recorded parameter values.
+// Load: per shape and server, --rounds interleaved rounds (round 1: every shape on every server,
+// then round 2, ...), each reported by its median round. Verdicts per shape: this service >= 1.5x
+// PostGraphile and >= 0.6x the SQL floor (req/s); its RSS <= 200 MB under load. Then this service
+// alone on PGlite (book page). --scale runs the whole mix at each size (--orders ignored) and
+// compares p99 per shape: p99(largest) / p99(smallest) within 1.5x. --keep-db keeps each loaded
+// database (mkt_peer_bench_<orders>_<sales>_<collections>) and reuses it on the next run.
+// PostGraphile and the floor send prepared statements; --plan-cache-mode (default
+// force_custom_plan) is set on their connections so PostgreSQL cannot swap in a generic plan made
+// for an average collection, which on this skewed market reads a hot collection's whole book
+// (bench/peer-postgraphile.ts); `auto` measures PostgreSQL's default instead.
+// Numbers are only comparable within one run (same machine load).
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
 import {
-  bootBenchApp,
   ChildServer,
   createBenchDatabase,
   DEFAULT_PG_URL,
   fixed,
-  generateCollections,
-  JSON_HEADERS,
   LoadDriver,
-  loadMarket,
   machine,
-  request,
   rssMb,
   runBench,
   sampleRss,
   startBuiltServer,
   table,
-  type ChildMemory,
   type BenchDatabase,
-  type LoadJob,
+  type ChildMemory,
 } from './helpers.js';
-import { FLOOR_NESTED_SQL, NESTED_QUERY, PAGE_QUERY, PEER_SETUP_SQL, POSTGRAPHILE_QUERY, restOrdersPath } from './peer-queries.js';
+import { explainStatements, formatExplained, indexDifference, summary, type ExplainMode } from './peer-explain.js';
+import { checkShape, jobFor, ServiceFailed, type Bases, type Checked, type Job, type System } from './peer-precheck.js';
+import { SHAPES, type Shape } from './peer-shapes.js';
+import { loadScaleDatabase, scaleDefaults, type Picks } from './scale-loader.js';
 
 const SERVERS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'peer-servers.ts');
-// Every server runs as in production: graphql-js skips its development-only checks
-// (instanceOf across realms) and Grafast its development mode.
+// Every server runs as in production: graphql-js skips its development-only checks and Grafast
+// its development mode.
 const SERVER_ENV = { NODE_ENV: 'production', GRAPHILE_ENV: 'production' };
+const SYSTEMS: System[] = ['ours', 'peer', 'floor'];
+const NAMES: Record<System, string> = { ours: 'this service', peer: 'PostGraphile v5', floor: 'SQL floor' };
 
 const { values } = parseArgs({
   options: {
     orders: { type: 'string', default: '100000' },
-    collections: { type: 'string', default: '1000' },
+    sales: { type: 'string' },
+    collections: { type: 'string' },
+    scale: { type: 'string' },
+    shapes: { type: 'string' },
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '8' },
-    'pg-url': { type: 'string', default: DEFAULT_PG_URL },
     rounds: { type: 'string', default: '3' },
+    'pg-url': { type: 'string', default: DEFAULT_PG_URL },
     'no-pglite': { type: 'boolean', default: false },
-    /** built: as `npm start` (dist/, plain Node); tsx: the sources through tsx (the old way) */
+    'keep-db': { type: 'boolean', default: false },
+    explain: { type: 'string', default: 'analyze' },
+    /** plan_cache_mode of PostGraphile's and the floor's connections (their statements are prepared) */
+    'plan-cache-mode': { type: 'string', default: 'force_custom_plan' },
+    /** built: as `npm start` (dist/, plain Node); tsx: the sources through tsx */
     app: { type: 'string', default: 'built' },
     /** Node flags for this service's process instead of the start path's (space-separated) */
     'app-flags': { type: 'string' },
   },
 });
 const opts = {
-  orders: Number(values.orders),
-  collections: Number(values.collections),
   duration: Number(values.duration),
   warmup: Number(values.warmup),
   connections: Number(values.connections),
   rounds: Number(values.rounds),
 };
+const sizes = (values.scale ?? values.orders!).split(',').map((s) => Number(s.replace(/_/g, '')));
+const maxSize = Math.max(...sizes);
+const sizing = (orders: number) =>
+  scaleDefaults(orders, {
+    sales: values.sales ? Number(values.sales) : undefined,
+    // a scale comparison keeps the collections of its largest size, so only the orders grow
+    collections: values.collections ? Number(values.collections) : values.scale ? scaleDefaults(maxSize).collections : undefined,
+  });
+const shapes: Shape[] = values.shapes ? values.shapes.split(',').map((k) => SHAPES.find((s) => s.key === k.trim()) ?? fail(`--shapes: no shape ${k}`)) : SHAPES;
+const explainMode = values.explain as ExplainMode | 'off';
+const planCacheMode = values['plan-cache-mode']!;
+if (!['auto', 'force_custom_plan', 'force_generic_plan'].includes(planCacheMode)) throw new Error(`--plan-cache-mode: auto, force_custom_plan or force_generic_plan`);
 const log = (m: string) => console.log(`[peer-bench] ${m}`);
+function fail(m: string): never {
+  throw new Error(m);
+}
 
-/** This service as `npm start` runs it (dist/, plain Node; the peers run through tsx), or through tsx. */
+/** This service as `npm start` runs it (dist/, plain Node), or through tsx. */
 function startApp(env: Record<string, string>): ChildServer {
   if (values.app === 'tsx') return new ChildServer(SERVERS, ['app'], { ...env, ...SERVER_ENV });
   if (values.app !== 'built') throw new Error(`--app: built or tsx, not ${values.app}`);
-  const flags = values['app-flags']?.split(' ').filter(Boolean);
-  return startBuiltServer({ ...env, ...SERVER_ENV }, flags);
+  return startBuiltServer({ ...env, ...SERVER_ENV }, values['app-flags']?.split(' ').filter(Boolean));
 }
 
-/** Loads collections, orders, supply and market data through a booted app; returns the hot collection. */
-async function loadData(db: BenchDatabase) {
-  const running = await bootBenchApp(db);
-  const t0 = performance.now();
-  const collections = await generateCollections(opts.collections);
-  await loadMarket(running, collections, opts.orders, (n) => n % 50_000 === 0 && log(`  ${n} orders inserted`));
-  log(`${db.describe}: ${opts.collections} collections, ${opts.orders} orders loaded in ${fixed((performance.now() - t0) / 1000)} s`);
-  await running.close();
-  return collections[0]!.address;
+/** --keep-db: a database named after its load, created when missing, never dropped. */
+async function namedDatabase(o: { orders: number; sales: number; collections: number }): Promise<BenchDatabase> {
+  const name = `mkt_peer_bench_${o.orders}_${o.sales}_${o.collections}`;
+  const admin = new pg.Client({ connectionString: values['pg-url'] });
+  await admin.connect();
+  const exists = (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name])).rowCount;
+  if (!exists) await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(values['pg-url']!);
+  url.pathname = `/${name}`;
+  return { kind: 'postgres', env: { DATABASE_URL: url.toString() }, url: url.toString(), describe: `PostgreSQL database ${name} (kept)` };
 }
+
+/** shapes this service answered with an error in the check, by key (per size) */
+const unanswered = new Map<string, string>();
 
 interface Row {
-  name: string;
+  /** responses that were errors, timeouts, non-2xx or not the expected body */
+  failed: number;
   reqPerSec: number;
   p50: number;
   p99: number;
-  statements: number;
-  rssIdle: number;
-  rssLoad: number;
-  /** server CPU (user + system) per response, ms */
   cpuMs: number;
-  /** the built server's memory breakdown at the end of the run */
+  statements: number;
+  rssMax: number;
   memory?: ChildMemory;
 }
 
-async function measure(driver: LoadDriver, server: ChildServer, name: string, job: Omit<LoadJob, 'duration' | 'connections'>, rssIdle: number): Promise<Row> {
+async function measure(driver: LoadDriver, server: ChildServer, label: string, job: Job): Promise<Row> {
   if (opts.warmup > 0) await driver.run({ ...job, connections: opts.connections, duration: opts.warmup });
   const before = await server.statements();
   const cpu0 = server.cpuSeconds();
   const rss = sampleRss(server.pid);
-  const r = await driver.measure({ ...job, connections: opts.connections }, { duration: opts.duration, warmup: 0 });
+  const r = await driver.run({ ...job, connections: opts.connections, duration: opts.duration });
+  const failed = r.errors + r.timeouts + r.non2xx + r.mismatches;
   const mem = rss.stop();
   const cpuMs = ((server.cpuSeconds() - cpu0) * 1000) / r.responses;
   const after = await server.stats();
-  log(`${name}: ${fixed(r.reqPerSec)} req/s, p50 ${fixed(r.p50, 2)} ms, p99 ${fixed(r.p99, 2)} ms, ${fixed(cpuMs, 2)} ms CPU/request, RSS max ${fixed(mem.maxMb, 0)} MB (load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
-  return { name, reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, statements: (after.statements - before) / r.responses, rssIdle, rssLoad: mem.maxMb, cpuMs, memory: after.memory };
+  log(`${label}: ${fixed(r.reqPerSec)} req/s, p50 ${fixed(r.p50, 2)} ms, p99 ${fixed(r.p99, 2)} ms, ${fixed(cpuMs, 2)} ms CPU/req, RSS max ${fixed(mem.maxMb, 0)} MB (load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})${failed ? `; FAILED RESPONSES: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx, ${r.mismatches} bad bodies` : ''}`);
+  return { failed, reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, statements: (after.statements - before) / r.responses, rssMax: mem.maxMb, cpuMs, memory: after.memory };
 }
 
-const gqlJob = (base: string, query: string, variables: Record<string, unknown>) => ({
-  url: `${base}/graphql`,
-  method: 'POST' as const,
-  headers: JSON_HEADERS,
-  body: JSON.stringify({ query, variables }),
-  expectPrefix: '{"data"',
-  refuse: '"errors"',
-});
+/**
+ * Checks every shape, then prints the EXPLAINs. A wrong answer fails the run (every failure
+ * listed first); a shape this service cannot answer (an error) is reported and left out of the load.
+ */
+async function checkAll(dbUrl: string, bases: Bases, picks: Picks, servers: Record<System, ChildServer>) {
+  const checked: Checked[] = [];
+  const failed: { shape: Shape; captured: Checked['captured'] }[] = [];
+  const failures: string[] = [];
+  for (const shape of shapes) {
+    try {
+      const c = await checkShape(shape, bases, picks, servers);
+      checked.push(c);
+      const peer = 'none' in shape.peer ? 'PostGraphile cannot answer it' : 'PostGraphile: same rows';
+      log(`check ${shape.key} ${shape.title}: ${c.rows} rows, ${c.bytes} bytes; floor = this service ${c.equality === 'bytes' ? 'byte for byte' : 'as JSON only (bytes differ)'}${c.attempts > 1 ? ` (attempt ${c.attempts})` : ''}; ${peer}`);
+    } catch (err) {
+      if (err instanceof ServiceFailed) {
+        log(`THIS SERVICE CANNOT ANSWER shape ${shape.key} (left out of the load): ${err.message}`);
+        unanswered.set(shape.key, err.message);
+        failed.push({ shape, captured: { ours: err.captured } });
+      } else failures.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  if (failures.length) throw new Error(`answer check failed for ${failures.length} shape(s):\n${failures.join('\n\n')}`);
+  if (explainMode === 'off') return checked;
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    console.log(`\n=== EXPLAIN ${explainMode === 'analyze' ? '(ANALYZE, BUFFERS, COSTS OFF), run once,' : '(COSTS OFF)'} of the statements each server sent for one request, with the values it bound (plan_cache_mode: this service auto, PostGraphile and floor ${planCacheMode})`);
+    for (const c of [...checked, ...failed]) {
+      console.log(`\n--- shape ${c.shape.key}: ${c.shape.title}${unanswered.has(c.shape.key) ? ' (THIS SERVICE FAILED TO ANSWER: the statements it sent)' : ''}`);
+      const plans: Partial<Record<System, Awaited<ReturnType<typeof explainStatements>>>> = {};
+      for (const system of SYSTEMS) {
+        const statements = c.captured[system];
+        if (!statements) continue;
+        plans[system] = await explainStatements(client, statements, explainMode, system === 'ours' ? 'auto' : planCacheMode);
+        console.log(formatExplained(NAMES[system], plans[system]!));
+      }
+      if (plans.peer) {
+        const d = indexDifference(plans.ours!, plans.peer);
+        console.log(`  indexes, this service vs PostGraphile: ${d.onlyA.length + d.onlyB.length ? `DIFFERENT (only ours: ${d.onlyA.join(', ') || '-'}; only PostGraphile: ${d.onlyB.join(', ') || '-'})` : `same (${summary(plans.ours!)})`}`);
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  return checked;
+}
 
-async function checkAnswers(app: string, peer: string, floor: string, collection: string) {
-  const ours = await request(`${app}/graphql`, { method: 'POST', body: JSON.stringify({ query: NESTED_QUERY, variables: { collection } }) });
-  const floorAnswer = await request(`${floor}/graphql`, { method: 'POST', body: JSON.stringify({ variables: { collection } }) });
-  const theirs = await request(`${peer}/graphql`, { method: 'POST', body: JSON.stringify({ query: POSTGRAPHILE_QUERY, variables: { collection } }) });
-  const edges = ours.json?.data?.orders?.edges;
-  if (!Array.isArray(edges) || edges.length !== 50) throw new Error(`this service did not answer 50 orders: ${ours.text.slice(0, 500)}`);
-  if (!isDeepStrictEqual(ours.json, floorAnswer.json)) throw new Error(`the SQL floor's JSON differs from this service's:\n${floorAnswer.text.slice(0, 500)}\n${ours.text.slice(0, 500)}`);
-  const nodes = theirs.json?.data?.allBenchLiveOrders?.nodes;
-  if (!Array.isArray(nodes)) throw new Error(`PostGraphile did not answer: ${theirs.text.slice(0, 800)}`);
-  const same = nodes.length === 50 && nodes.every((n: any, i: number) => n.hash === edges[i].node.hash && n.price === edges[i].node.price && n.collectionByCollectionAddress.symbol === edges[i].node.collection.symbol);
-  if (!same) throw new Error(`PostGraphile answered other orders: ${theirs.text.slice(0, 500)}`);
-  log(`answers checked: floor JSON = ours, PostGraphile has the same 50 orders (${ours.text.length} / ${theirs.text.length} bytes)`);
+interface SizeResult {
+  orders: number;
+  sizing: ReturnType<typeof sizing>;
+  medians: Map<string, Row>;
+  perRound: Map<string, Row[]>;
+  rssMax: number;
+  loadSeconds: number | null;
+  sizeMb: number | null;
+  picks: Picks;
+  unanswered: Map<string, string>;
+}
+const keyOf = (shape: string, system: System) => `${shape}|${system}`;
+
+async function runSize(driver: LoadDriver, orders: number): Promise<SizeResult> {
+  const o = sizing(orders);
+  const db = values['keep-db'] ? await namedDatabase(o) : await createBenchDatabase('postgres', { prefix: 'peer_bench', pgUrl: values['pg-url'] });
+  log(`${db.describe}: loading ${o.orders} orders, ${o.sales} sales, ${o.collections} collections`);
+  const loaded = await loadScaleDatabase(db, { ...o, bulk: o.orders >= 1_000_000, reuse: values['keep-db'], log });
+  log(`loaded${loaded.seconds === null ? ' (reused)' : ` in ${fixed(loaded.seconds)} s`}; database ${fixed((loaded.sizeMb ?? NaN) / 1024, 2)} GB; targets ${JSON.stringify(loaded.picks)}`);
+
+  const servers: Record<System, ChildServer> = {
+    ours: startApp(db.env),
+    peer: new ChildServer(SERVERS, ['postgraphile'], { ...db.env, ...SERVER_ENV, PEER_PLAN_CACHE_MODE: planCacheMode }),
+    floor: new ChildServer(SERVERS, ['floor'], { ...db.env, ...SERVER_ENV, PEER_PLAN_CACHE_MODE: planCacheMode }),
+  };
+  const [ours, peer, floor] = await Promise.all([servers.ours.base(), servers.peer.base(), servers.floor.base()]);
+  const bases: Bases = { ours, peer, floor };
+  unanswered.clear();
+  await checkAll(db.url!, bases, loaded.picks, servers);
+  log(`RSS idle: this service ${fixed(rssMb(servers.ours.pid), 0)} MB, PostGraphile ${fixed(rssMb(servers.peer.pid), 0)} MB, floor ${fixed(rssMb(servers.floor.pid), 0)} MB`);
+
+  const perRound = new Map<string, Row[]>();
+  for (let round = 1; round <= opts.rounds; round++) {
+    for (const shape of shapes.filter((x) => !unanswered.has(x.key))) {
+      for (const system of SYSTEMS) {
+        const job = jobFor(system, shape, bases, loaded.picks);
+        if (!job) continue;
+        const row = await measure(driver, servers[system], `${orders} round ${round} ${shape.key} ${NAMES[system]}`, job);
+        const k = keyOf(shape.key, system);
+        perRound.set(k, [...(perRound.get(k) ?? []), row]);
+      }
+    }
+  }
+  for (const s of Object.values(servers)) s.stop();
+  const medians = new Map([...perRound].map(([k, list]) => [k, [...list].sort((a, b) => a.reqPerSec - b.reqPerSec)[Math.floor(list.length / 2)]!]));
+  const rssMax = Math.max(...[...perRound].filter(([k]) => k.endsWith('|ours')).flatMap(([, l]) => l.map((r) => r.rssMax)));
+  return { orders, sizing: o, medians, perRound, rssMax, loadSeconds: loaded.seconds, sizeMb: loaded.sizeMb, picks: loaded.picks, unanswered: new Map(unanswered) };
+}
+
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+
+function report(r: SizeResult) {
+  const { sizing: o } = r;
+  console.log(`\n=== peer benchmark, ${new Date().toISOString()}, ${machine()}`);
+  console.log(`${o.orders} orders, ${o.sales} sales, ${o.collections} collections (load ${r.loadSeconds === null ? 'reused' : `${fixed(r.loadSeconds)} s`}, database ${fixed((r.sizeMb ?? NaN) / 1024, 2)} GB); ${opts.duration} s x ${opts.connections} connections after ${opts.warmup} s warm-up, medians of ${opts.rounds} interleaved round(s); this service ${values.app === 'tsx' ? 'through tsx' : 'from dist/ as npm start runs it'}; PostGraphile/floor plan_cache_mode ${planCacheMode}`);
+  const rows: (string | number)[][] = [];
+  for (const shape of shapes) {
+    if (r.unanswered.has(shape.key)) {
+      rows.push([`${shape.key} ${shape.title}`, NAMES.ours, 'ERROR', '', '', '', '', '', '']);
+      continue;
+    }
+    for (const system of SYSTEMS) {
+      const m = r.medians.get(keyOf(shape.key, system));
+      if (!m) {
+        if (system === 'peer') rows.push(['', NAMES.peer, 'cannot answer', '', '', '', '', '', '']);
+        continue;
+      }
+      rows.push([system === 'ours' ? `${shape.key} ${shape.title}` : '', NAMES[system], fixed(m.reqPerSec), fixed(m.p50, 2), fixed(m.p99, 2), fixed(m.cpuMs, 2), fixed(m.statements, 2), fixed(m.rssMax, 0), m.failed]);
+    }
+  }
+  console.log(table(['shape', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'SQL/req', 'RSS max MB', 'failed'], rows));
+  console.log('');
+  for (const shape of shapes) {
+    if (r.unanswered.has(shape.key)) {
+      console.log(`${shape.key} ${shape.title}: THIS SERVICE ANSWERS AN ERROR: goal >= 1.5x PostGraphile: NOT met; goal >= 0.6x SQL floor: NOT met (${r.unanswered.get(shape.key)!.slice(0, 300)})`);
+      continue;
+    }
+    const ours = r.medians.get(keyOf(shape.key, 'ours'))!;
+    const peer = r.medians.get(keyOf(shape.key, 'peer'));
+    const floor = r.medians.get(keyOf(shape.key, 'floor'))!;
+    const rounds = (system: System) => r.perRound.get(keyOf(shape.key, 'ours'))!.map((x, i) => fixed(x.reqPerSec / r.perRound.get(keyOf(shape.key, system))![i]!.reqPerSec, 2)).join('/');
+    const vsPeer = peer ? `${fixed(ours.reqPerSec / peer.reqPerSec, 2)}x PostGraphile (rounds ${rounds('peer')}): goal >= 1.5x PostGraphile: ${verdict(!ours.failed && ours.reqPerSec >= 1.5 * peer.reqPerSec)}` : 'PostGraphile cannot answer it: goal >= 1.5x PostGraphile: n/a';
+    const vsFloor = `${fixed(ours.reqPerSec / floor.reqPerSec, 2)}x SQL floor (rounds ${rounds('floor')}): goal >= 0.6x SQL floor: ${verdict(!ours.failed && ours.reqPerSec >= 0.6 * floor.reqPerSec)}`;
+    const failed = ours.failed ? ` (${ours.failed} of its responses under load FAILED: not met)` : '';
+    console.log(`${shape.key} ${shape.title}: ${vsPeer}; ${vsFloor}${failed}`);
+  }
+  console.log(`this service RSS max under load ${fixed(r.rssMax, 0)} MB: RSS <= 200 MB: ${verdict(r.rssMax <= 200)}`);
+  const mem = [...r.medians].find(([k]) => k.endsWith('|ours'))?.[1].memory;
+  if (mem) console.log(`(its memory after a run: rss ${mem.rss}, V8 heap ${mem.heapTotal} (used ${mem.heapUsed}), external ${mem.external} MB)`);
+  console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+}
+
+async function pgliteRun(driver: LoadDriver, orders: number) {
+  const shape = SHAPES[0]!;
+  const lite = await createBenchDatabase('pglite', { prefix: 'peer-bench-pglite' });
+  const o = sizing(orders);
+  const loaded = await loadScaleDatabase(lite, { ...o, log });
+  log(`${lite.describe}: ${o.orders} orders loaded in ${fixed(loaded.seconds ?? NaN)} s`);
+  const app = startApp(lite.env);
+  const base = await app.base();
+  const idle = rssMb(app.pid);
+  const row = await measure(driver, app, `PGlite ${shape.key} this service`, jobFor('ours', shape, { ours: base, peer: '', floor: '' }, loaded.picks)!);
+  app.stop();
+  console.log(`\nthis service on PGlite (${o.orders} orders), shape ${shape.key} ${shape.title}: ${fixed(row.reqPerSec)} req/s, p50 ${fixed(row.p50, 2)} ms, p99 ${fixed(row.p99, 2)} ms; RSS idle ${fixed(idle, 0)} MB, max under load ${fixed(row.rssMax, 0)} MB (RSS <= 200 MB: ${verdict(row.rssMax <= 200)})`);
 }
 
 async function main() {
-  console.log(`this service: ${values.app === 'tsx' ? 'sources through tsx' : `dist/ as npm start runs it${values['app-flags'] ? `, node ${values['app-flags']}` : ''}`}`);
-  console.log(`peer benchmark: ${opts.orders} orders, ${opts.collections} collections, ${opts.duration} s x ${opts.connections} connections after ${opts.warmup} s warm-up; ${machine()}; ${new Date().toISOString()}`);
+  console.log(`peer benchmark, ${new Date().toISOString()}, ${machine()}`);
+  console.log(`PostGraphile and SQL floor connections: plan_cache_mode = ${planCacheMode} (--plan-cache-mode); this service: as configured (PostgreSQL default auto)`);
+  console.log(`sizes ${sizes.join(', ')} orders; shapes ${shapes.map((s) => s.key).join(',')}; ${opts.duration} s x ${opts.connections} connections after ${opts.warmup} s warm-up, ${opts.rounds} round(s)`);
+  for (const s of shapes) if ('none' in s.peer) log(`shape ${s.key}: PostGraphile cannot answer it (${s.peer.none}): no PostGraphile column`);
   const driver = new LoadDriver();
-  const db = await createBenchDatabase('postgres', { prefix: 'peer_bench', pgUrl: values['pg-url'] });
-  const collection = await loadData(db);
-  const { default: pg } = await import('pg');
-  const setup = new pg.Client({ connectionString: db.url });
-  await setup.connect();
-  await setup.query(PEER_SETUP_SQL);
-  await setup.end();
-
-  const app = startApp(db.env);
-  const peer = new ChildServer(SERVERS, ['postgraphile'], { ...db.env, ...SERVER_ENV });
-  const floor = new ChildServer(SERVERS, ['floor'], { ...db.env, ...SERVER_ENV });
-  const [appBase, peerBase, floorBase] = await Promise.all([app.base(), peer.base(), floor.base()]);
-  await checkAnswers(appBase, peerBase, floorBase, collection);
-  const appIdle = rssMb(app.pid);
-
-  const trio = [
-    { server: app, name: 'this service: nested query', job: gqlJob(appBase, NESTED_QUERY, { collection }), idle: appIdle },
-    { server: peer, name: 'PostGraphile v5: same query', job: gqlJob(peerBase, POSTGRAPHILE_QUERY, { collection }), idle: rssMb(peer.pid) },
-    { server: floor, name: 'SQL floor (pg, JSON in SQL)', job: { ...gqlJob(floorBase, '', { collection }), refuse: undefined }, idle: rssMb(floor.pid) },
-  ];
-  const rounds: Row[][] = trio.map(() => []);
-  for (let round = 0; round < opts.rounds; round++) {
-    for (const [i, t] of trio.entries()) rounds[i]!.push(await measure(driver, t.server, `${t.name} (round ${round + 1})`, t.job, t.idle));
+  const results: SizeResult[] = [];
+  for (const orders of sizes) {
+    const r = await runSize(driver, orders);
+    results.push(r);
+    report(r);
   }
-  const rows: Row[] = rounds.map((list, i) => {
-    const median = [...list].sort((a, b) => a.reqPerSec - b.reqPerSec)[Math.floor(list.length / 2)]!;
-    return { ...median, name: trio[i]!.name, rssLoad: Math.max(...list.map((r) => r.rssLoad)) };
-  });
-  console.log(`\nper round req/s: ${rounds.map((list, i) => `${trio[i]!.name}: ${list.map((r) => fixed(r.reqPerSec)).join(' / ')}`).join('; ')}`);
-  rows.push(
-    await measure(driver, app, 'this service: GET /api/v1/orders (20)', { url: appBase + restOrdersPath(collection), method: 'GET', expectPrefix: '{"success":true' }, rssMb(app.pid)),
-  );
-  rows.push(await measure(driver, app, 'this service: collection page', gqlJob(appBase, PAGE_QUERY, { collection }), rssMb(app.pid)));
-  app.stop();
-  peer.stop();
-  floor.stop();
-
-  if (!values['no-pglite']) {
-    const lite = await createBenchDatabase('pglite', { prefix: 'peer-bench-pglite' });
-    const liteCollection = await loadData(lite);
-    const liteApp = startApp(lite.env);
-    const liteBase = await liteApp.base();
-    const idle = rssMb(liteApp.pid);
-    const r = await measure(driver, liteApp, 'this service on PGlite: nested query', gqlJob(liteBase, NESTED_QUERY, { collection: liteCollection }), idle);
-    rows.push({ ...r, statements: NaN });
-    liteApp.stop();
+  if (results.length > 1) {
+    const [small, big] = [results[0]!, results.at(-1)!];
+    console.log(`\n=== p99 as the book grows, ${new Date().toISOString()}, ${machine()}: ${small.orders} -> ${big.orders} orders (${small.sizing.sales} -> ${big.sizing.sales} sales, ${big.sizing.collections} collections)`);
+    const rows: (string | number)[][] = [];
+    const lines: string[] = [];
+    for (const shape of shapes) {
+      const broken = [small, big].filter((r) => r.unanswered.has(shape.key)).map((r) => r.orders);
+      if (broken.length) {
+        rows.push([`${shape.key} ${shape.title}`, NAMES.ours, broken.includes(small.orders) ? 'ERROR' : '', broken.includes(big.orders) ? 'ERROR' : '', '', '', '']);
+        lines.push(`${shape.key} ${shape.title}: this service answered an error at ${broken.join(' and ')} orders: within 1.5x: NOT met`);
+      }
+      for (const system of SYSTEMS) {
+        const a = small.medians.get(keyOf(shape.key, system));
+        const b = big.medians.get(keyOf(shape.key, system));
+        if (!a || !b) continue;
+        rows.push([system === 'ours' ? `${shape.key} ${shape.title}` : '', NAMES[system], fixed(a.p99, 2), fixed(b.p99, 2), `${fixed(b.p99 / a.p99, 2)}x`, fixed(a.reqPerSec), fixed(b.reqPerSec)]);
+        if (system === 'ours') lines.push(`${shape.key} ${shape.title}: p99 ${fixed(b.p99 / a.p99, 2)}x at ${big.orders} orders: within 1.5x: ${verdict(b.p99 <= 1.5 * a.p99)}`);
+      }
+    }
+    console.log(table(['shape', 'server', `p99 ms @${small.orders}`, `p99 ms @${big.orders}`, 'ratio', `req/s @${small.orders}`, `req/s @${big.orders}`], rows));
+    console.log(lines.join('\n'));
   }
-
-  const [ours, theirs, sqlFloor] = rows;
-  const ratios = rounds[0]!.map((r, i) => `${fixed(r.reqPerSec / rounds[1]![i]!.reqPerSec, 2)}x`);
-  console.log(`\n=== peer benchmark, ${new Date().toISOString()}, ${machine()}`);
-  console.log(table(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'SQL/request', 'RSS idle MB', 'RSS load MB'],
-    rows.map((r) => [r.name, fixed(r.reqPerSec), fixed(r.p50, 2), fixed(r.p99, 2), fixed(r.cpuMs, 2), fixed(r.statements, 2), fixed(r.rssIdle, 0), fixed(r.rssLoad, 0)]),
-  ));
-  for (const r of rows.filter((x) => x.memory)) {
-    const m = r.memory!;
-    console.log(`memory after "${r.name}": rss ${m.rss}, V8 heap ${m.heapTotal} (used ${m.heapUsed}; new ${m.spaces.new_space}, old ${m.spaces.old_space}, code ${m.spaces.code_space}, large ${m.spaces.large_object_space}), external ${m.external} (array buffers ${m.arrayBuffers}) MB`);
-  }
-  console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`\nnested query: this service / PostGraphile = ${fixed(ours!.reqPerSec / theirs!.reqPerSec, 2)}x; this service / SQL floor = ${fixed(ours!.reqPerSec / sqlFloor!.reqPerSec, 2)}x; PostGraphile / SQL floor = ${fixed(theirs!.reqPerSec / sqlFloor!.reqPerSec, 2)}x`);
-  console.log(`this service / PostGraphile per round: ${ratios.join(', ')} (medians of ${opts.rounds} interleaved rounds above)`);
-  const floorRatios = rounds[0]!.map((r, i) => `${fixed(r.reqPerSec / rounds[2]![i]!.reqPerSec, 2)}x`);
-  console.log(`this service / SQL floor per round: ${floorRatios.join(', ')}`);
-  console.log('(RSS load = max of samples every 100 ms during the measured run; SQL/request counted on the wire to PostgreSQL in each server)');
+  if (!values['no-pglite']) await pgliteRun(driver, Math.min(...sizes, 100_000));
 }
 
 await runBench(main);

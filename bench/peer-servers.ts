@@ -1,12 +1,14 @@
-// The three servers of the peer benchmark, each in its own process (so its resident memory is
-// its own and no two share an event loop), started by bench/peer-bench.ts:
-//   app          this service (boot() of the real app) over DATABASE_URL or DATA_DIR
-//   postgraphile PostGraphile v5, amber preset, over the same PostgreSQL tables
-//   floor        the hand-written SQL floor: one statement through pg that builds the exact JSON
-//                this service answers for the nested query, served by node:http
-// Each counts the SQL statements it sends at its pg driver and reports its port over IPC.
+// The servers of the peer benchmark, each in its own process (so its resident memory is its own
+// and no two share an event loop), started by bench/peer-bench.ts:
+//   app          this service (boot() of the real app) over DATABASE_URL or DATA_DIR (the bench
+//                serves dist/ instead, as npm start does; this mode is for --app tsx and read-levers)
+//   postgraphile PostGraphile v5 as bench/peer-postgraphile.ts configures it, over the same tables
+// (PEER_PLAN_CACHE_MODE: plan_cache_mode of its connections and of the floor's)
+//   floor        the hand-written SQL floor: POST /<shape key> {variables} runs that shape's one
+//                statement (bench/peer-floor-sql.ts, a prepared statement per connection) and
+//                sends the JSON text PostgreSQL built, through node:http
+// Each counts (and on request records) the SQL statements it sends and reports its port over IPC.
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { BENCH_APP_ENV, countPgStatements, reportToParent } from './helpers.js';
 
@@ -27,29 +29,10 @@ if (mode === 'app') {
   const running = await boot(loadConfig(env), createLogger('silent'), { indexer: false });
   await listen(createServer(running.yoga));
 } else if (mode === 'postgraphile') {
-  // Node 20 lacks Promise.withResolvers, which PostGraphile 5 uses; it must exist before it loads.
-  const P = Promise as unknown as { withResolvers?: () => unknown };
-  P.withResolvers ??= () => {
-    let resolve!: (v: unknown) => void;
-    let reject!: (e: unknown) => void;
-    const promise = new Promise((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    return { promise, resolve, reject };
-  };
-  // Installed in its own package, bench/peer (scripts/ensure-bench-peer.mjs, prebench:peer); CommonJS.
-  const peer = createRequire(new URL('./peer/package.json', import.meta.url));
-  const { postgraphile } = peer('postgraphile') as { postgraphile: (preset: never) => any };
-  const { PostGraphileAmberPreset } = peer('postgraphile/presets/amber') as { PostGraphileAmberPreset: unknown };
-  const { makePgService } = peer('postgraphile/adaptors/pg') as { makePgService: (opts: never) => unknown };
-  const { grafserv } = peer('postgraphile/grafserv/node') as { grafserv: unknown };
-  const pgl = postgraphile({
-    extends: [PostGraphileAmberPreset],
-    pgServices: [makePgService({ connectionString: process.env.DATABASE_URL!, schemas: ['public'], poolMaxSize: 10 } as never)],
-    grafserv: { graphqlPath: '/graphql', graphiql: false, watch: false },
-    grafast: { explain: false },
-  } as never);
+  const { makePostGraphile } = await import('./peer-postgraphile.js');
+  const { createRequire } = await import('node:module');
+  const { grafserv } = createRequire(new URL('./peer/package.json', import.meta.url))('postgraphile/grafserv/node');
+  const pgl = makePostGraphile(process.env.DATABASE_URL!, { planCacheMode: process.env.PEER_PLAN_CACHE_MODE || undefined });
   const serv = pgl.createServ(grafserv);
   const server = createServer();
   serv.addTo(server);
@@ -57,15 +40,25 @@ if (mode === 'app') {
   await listen(server);
 } else if (mode === 'floor') {
   const pg = (await import('pg')).default;
-  const { FLOOR_NESTED_SQL } = await import('./peer-queries.js');
-  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL!, max: 10 });
+  const { SHAPES } = await import('./peer-shapes.js');
+  const { loadConfig } = await import('../src/config.js');
+  // the same configuration the app reads (network strategies, listing rewards)
+  const config = loadConfig({ ...BENCH_APP_ENV, DATABASE_URL: process.env.DATABASE_URL! });
+  const ctx = { standard: config.network.strategies.standardSale, rewards: config.listingRewards };
+  const byPath = new Map(SHAPES.map((s) => [`/${s.key}`, s]));
+  const mode = process.env.PEER_PLAN_CACHE_MODE;
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL!, max: 10, ...(mode ? { options: `-c plan_cache_mode=${mode}` } : {}) });
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       try {
-        const { variables } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        const { rows } = await pool.query(FLOOR_NESTED_SQL, [variables.collection, Math.floor(Date.now() / 1000)]);
+        const shape = byPath.get(req.url ?? '');
+        if (!shape) throw new Error(`no shape at ${req.url}`);
+        const { variables } = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+        const ms = Date.now();
+        const now = { sec: Math.floor(ms / 1000), iso: new Date(ms).toISOString() };
+        const { rows } = await pool.query({ name: `floor_${shape.key}`, text: shape.floor.text, values: shape.floor.params(variables ?? {}, now, ctx) });
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
         res.end(rows[0].body);
       } catch (err) {

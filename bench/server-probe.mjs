@@ -5,10 +5,12 @@
 //   - counts SQL statements on the wire (bench/pg-wire-count.mjs, as bench/helpers.ts countPgStatements);
 //   - reports the port to the parent over IPC once the server listens (PORT=0: any free port);
 //   - answers {stats} with the statement count, process.memoryUsage() and the V8 heap spaces,
-//     so a bench can say where resident memory goes.
+//     so a bench can say where resident memory goes;
+//   - answers {capture: 'start' | 'stop'} with the statements sent in between (text and bound
+//     values, for EXPLAIN).
 import http from 'node:http';
 import v8 from 'node:v8';
-import { countPgStatementsOnTheWire } from './pg-wire-count.mjs';
+import { answerCapture, countPgStatementsOnTheWire } from './pg-wire-count.mjs';
 
 const counter = countPgStatementsOnTheWire(Number(new URL(process.env.DATABASE_URL ?? 'postgresql://x:5432/').port || 5432));
 
@@ -24,7 +26,7 @@ http.Server.prototype.listen = function (...args) {
 const mb = (n) => Math.round((n / 2 ** 20) * 10) / 10;
 
 process.on('message', (m) => {
-  if (!m?.stats) return;
+  if (answerCapture(counter, m) || !m?.stats) return;
   const mem = process.memoryUsage();
   const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, mb(s.space_size)]));
   process.send({

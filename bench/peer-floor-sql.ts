@@ -1,0 +1,310 @@
+// The SQL floor of the peer bench: for each shape one hand-written statement that returns the
+// exact response body this service sends (GraphQL `{"data":...}` or the REST envelope), built as
+// JSON text inside PostgreSQL (to_json(...)::text pieces joined with ||, lists with string_agg) so
+// the bytes match JSON.stringify's: no spaces (json_build_object would add them), fields in
+// selection order. It reads the same indexes a careful hand-written server would, and uses the
+// sales rollups where this service does. Written from the rules (spec 3 status, spec 2.7 stats,
+// spec 2.8 listing rewards), not from src/: the bench's precheck compares it with this service.
+import { DEFAULT_COLLECTION_NAME } from '../src/domain/collection-input.js';
+import { CHAIN_FINAL_STATUSES } from '../src/domain/order-status.js';
+
+/** What the floor statements need besides the request's variables (from the app's configuration). */
+export interface FloorContext {
+  /** standard-sale strategies: the floor price counts only these listings */
+  standard: string[];
+  rewards: { enabled: boolean; points: number[]; maxAgeSeconds: number };
+}
+
+/** The instant of one request: unix seconds (order liveness) and ISO with milliseconds (sales windows). */
+export interface Now {
+  sec: number;
+  iso: string;
+}
+
+export type Vars = Record<string, string>;
+
+export interface FloorStatement {
+  text: string;
+  params(v: Vars, now: Now, ctx: FloorContext): unknown[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON text in SQL
+
+const str = (e: string) => `to_json(${e})::text`;
+const nstr = (e: string) => `COALESCE(to_json(${e})::text, 'null')`;
+const num = (e: string) => `(${e})::text`;
+const bool = (e: string) => `CASE WHEN ${e} THEN 'true' ELSE 'false' END`;
+/** `{"k":v,...}`; keys are GraphQL names (nothing to escape). */
+export const obj = (fields: readonly (readonly [string, string])[]) => fields.map(([k, v], i) => `'${i ? ',' : '{'}"${k}":' || ${v}`).join(' || ') + ` || '}'`;
+/** a JSON array of `elem` over the rows of the FROM, in `order`; [] for none */
+const arr = (elem: string, order: string) => `COALESCE('[' || string_agg(${elem}, ',' ORDER BY ${order}) || ']', '[]')`;
+const edge = (node: string) => `'{"node":' || ${node} || '}'`;
+
+const DEFAULT_NAME = `'${DEFAULT_COLLECTION_NAME.replace(/'/g, "''")}'`;
+const FINAL = CHAIN_FINAL_STATUSES.map((s) => `'${s}'`).join(', ');
+
+/** Order fields over alias `o`; `now` is the SQL of the request's unix seconds. */
+export function orderFieldSql(field: string, now: string): string {
+  const m: Record<string, string> = {
+    hash: str('o.hash'),
+    collectionAddress: str('o.collection_address'),
+    tokenId: nstr('o.token_id::text'),
+    isOrderAsk: bool('o.is_order_ask'),
+    signer: str('o.signer'),
+    strategy: str('o.strategy'),
+    currencyAddress: str('o.currency_address'),
+    amount: str('o.amount::text'),
+    price: str('o.price::text'),
+    nonce: str('o.nonce::text'),
+    startTime: num('o.start_time'),
+    endTime: num('o.end_time'),
+    minPercentageToAsk: num('o.min_percentage_to_ask'),
+    params: str(`CASE WHEN o.params = '0x' THEN '' ELSE o.params END`),
+    // spec 3: chain-final stays; a live order past endTime reads EXPIRED
+    status: str(`CASE WHEN o.status IN (${FINAL}) THEN o.status::text WHEN o.status = 'EXPIRED' OR o.end_time < ${now} THEN 'EXPIRED' ELSE o.status::text END`),
+    signature: str('o.signature'),
+    v: num('o.v'),
+    r: str('o.r'),
+    s: str('o.s'),
+  };
+  const sql = m[field];
+  if (!sql) throw new Error(`floor: no SQL for Order.${field}`);
+  return sql;
+}
+
+/** Collection fields over alias `c`. */
+export function collectionFieldSql(field: string): string {
+  const m: Record<string, string> = {
+    address: str('c.address'),
+    name: str(`COALESCE(c.name, ${DEFAULT_NAME})`),
+    symbol: nstr('c.symbol'),
+    type: str('c.type::text'),
+    isVerified: bool('c.is_verified'),
+    logoURI: nstr('c.logo_uri'),
+  };
+  const sql = m[field];
+  if (!sql) throw new Error(`floor: no SQL for Collection.${field}`);
+  return sql;
+}
+
+/** Sale fields over alias `s`. */
+export function saleFieldSql(field: string): string {
+  const m: Record<string, string> = {
+    txHash: str('s.tx_hash'),
+    logIndex: num('s.log_index'),
+    tokenId: str('s.token_id::text'),
+    amount: str('s.amount::text'),
+    price: str('s.price::text'),
+    buyer: str('s.buyer'),
+    seller: str('s.seller'),
+    isTakerAsk: bool('s.is_taker_ask'),
+    timestamp: num('floor(extract(epoch FROM s.timestamp))::bigint'),
+    orderHash: nstr('s.order_hash'),
+    currencyAddress: str('s.currency_address'),
+    blockNumber: str('s.block_number::text'),
+  };
+  const sql = m[field];
+  if (!sql) throw new Error(`floor: no SQL for Sale.${field}`);
+  return sql;
+}
+
+/** An order node: its fields, and `collection { ... }` joined as alias c when asked. */
+export interface OrderSelection {
+  fields: readonly string[];
+  collection?: readonly string[];
+}
+
+const orderNode = (sel: OrderSelection, now: string) =>
+  obj([
+    ...sel.fields.map((f) => [f, orderFieldSql(f, now)] as const),
+    ...(sel.collection ? [['collection', obj(sel.collection.map((f) => [f, collectionFieldSql(f)] as const))] as const] : []),
+  ]);
+
+/** The service's sorts (ties on the creation order, id) over alias o: the page's order and its JSON's. */
+const SORTS = {
+  PRICE_ASC: 'o.price, o.id',
+  PRICE_DESC: 'o.price DESC, o.id DESC',
+  NEWEST: 'o.id DESC',
+} as const;
+
+/** The live VALID rule (this service's status: [VALID]) over alias o. */
+const live = (now: string) => `o.status = 'VALID' AND o.end_time >= ${now}`;
+
+/** A JSON array of orders (as edges, or bare nodes for REST): the page of `where` in `sort`, `limit` rows, as one scalar subquery. */
+function orderList(where: string, sort: keyof typeof SORTS, limit: number, sel: OrderSelection, now: string, asEdges = true, pin?: string): string {
+  // a page pinned to one collection joins that one row (one primary-key read, not a hash of every collection)
+  const join = sel.collection ? ` JOIN collections c ON c.address = ${pin ?? 'o.collection_address'}` : '';
+  const node = orderNode(sel, now);
+  return `(SELECT ${arr(asEdges ? edge(node) : node, SORTS[sort])}
+   FROM (SELECT o.* FROM orders o WHERE ${where} ORDER BY ${SORTS[sort]} LIMIT ${limit}) o${join})`;
+}
+
+/** The floor price of collection expression `c` (spec 2.7): the cheapest live VALID standard listing. */
+const floorPrice = (c: string, sec: string, standard: string) => `(SELECT MIN(fo.price) FROM orders fo
+   WHERE fo.collection_address = ${c} AND fo.is_order_ask AND fo.status = 'VALID'
+     AND fo.end_time >= ${sec} AND fo.start_time <= ${sec} AND fo.strategy = ANY(${standard}))`;
+
+/** The percent change of spec 2.7 (two decimals, half away from zero; "0.00" or null without a baseline). */
+function percentChange(cur: string, prev: string): string {
+  const h = `(sign(${cur} - ${prev}) * div(abs(${cur} - ${prev}) * 20000 + ${prev}, NULLIF(${prev}, 0) * 2))`;
+  const text = `CASE WHEN ${h} < 0 THEN '-' ELSE '' END || div(abs(${h}), 100)::text || '.' || lpad(mod(abs(${h}), 100)::text, 2, '0')`;
+  return `CASE WHEN ${prev} = 0 THEN CASE WHEN ${cur} = 0 THEN '"0.00"' ELSE 'null' END ELSE to_json(${text})::text END`;
+}
+
+const ago = (p: string, seconds: number) => `(${p}::timestamptz - interval '${seconds} seconds')`;
+const DAY = 86_400;
+
+// ---------------------------------------------------------------------------------------------
+// The statements
+
+/**
+ * GraphQL body `{"data":{"<field>":{"edges":[...]}}}` of one order connection. $1 is the request's
+ * unix seconds; `where` names the shape's own values $2, $3, ... in the order `params` gives them.
+ */
+export function orderPageFloor(
+  field: string,
+  where: string,
+  sort: keyof typeof SORTS,
+  limit: number,
+  sel: OrderSelection,
+  params: (v: Vars) => unknown[],
+  /** the SQL of the collection address when `where` pins one (o.collection_address = it) */
+  pin?: string,
+): FloorStatement {
+  return {
+    text: `SELECT '{"data":{"${field}":{"edges":' || ${orderList(where, sort, limit, sel, '$1', true, pin)} || '}}}' AS body`,
+    params: (v, now) => [now.sec, ...params(v)],
+  };
+}
+
+/** The live VALID rule (this service's `status: [VALID]`) over alias o, now = $1. */
+export const LIVE = live('$1');
+
+/** Token page: the token's live asks (cheapest first) and live bids (best first), aliased. */
+export function tokenPageFloor(limit: number, asks: OrderSelection, bids: OrderSelection): FloorStatement {
+  const where = (ask: boolean) => `o.collection_address = $2 AND o.token_id = $3::numeric AND ${ask ? '' : 'NOT '}o.is_order_ask AND ${LIVE}`;
+  return {
+    text: `SELECT '{"data":{"asks":{"edges":' || ${orderList(where(true), 'PRICE_ASC', limit, asks, '$1')}
+      || '},"bids":{"edges":' || ${orderList(where(false), 'PRICE_DESC', limit, bids, '$1')} || '}}}' AS body`,
+    params: (v, now) => [now.sec, v.collection, v.tokenId],
+  };
+}
+
+/** One order by hash with its collection's fields; `null` when unknown. */
+export function orderByHashFloor(sel: OrderSelection): FloorStatement {
+  return {
+    text: `SELECT '{"data":{"order":' || COALESCE((SELECT ${orderNode(sel, '$1')} FROM orders o JOIN collections c ON c.address = o.collection_address WHERE o.hash = $2), 'null') || '}}' AS body`,
+    params: (v, now) => [now.sec, v.hash],
+  };
+}
+
+/** GET /api/v1/orders?collection&isOrderAsk=true&status[]=VALID&sort=PRICE_ASC: the v1 envelope around the page. */
+export function restOrdersFloor(limit: number, sel: OrderSelection): FloorStatement {
+  return {
+    text: `SELECT '{"success":true,"message":null,"data":' || ${orderList(`o.collection_address = $2 AND o.is_order_ask AND ${LIVE}`, 'PRICE_ASC', limit, sel, '$1', false)} || '}' AS body`,
+    params: (v, now) => [now.sec, v.collection],
+  };
+}
+
+/** A collection's sales, newest first (ties: newest id). */
+export function salesFloor(limit: number, fields: readonly string[]): FloorStatement {
+  const node = obj(fields.map((f) => [f, saleFieldSql(f)] as const));
+  return {
+    text: `SELECT '{"data":{"sales":{"edges":' || ${arr(edge(node), 's.timestamp DESC, s.id DESC')} || '}}}' AS body
+      FROM (SELECT * FROM sales WHERE collection_address = $1 ORDER BY timestamp DESC, id DESC LIMIT ${limit}) s`,
+    params: (v) => [v.collection],
+  };
+}
+
+/**
+ * The collection page (bench/peer-queries.ts PAGE_QUERY): collection fields, the stats it selects,
+ * 20 live asks with pageInfo, and listing rewards. Windows are (now - D, now]; countAll is every
+ * sale up to now, read from the daily and hourly rollups plus the raw sales of the current hour.
+ * $1 address, $2 now ISO, $3 now seconds, $4 standard strategies, $5 reward points, $6 rewards max age (s).
+ */
+export function collectionPageFloor(collectionFields: readonly string[], orderFields: readonly string[], first: number): FloorStatement {
+  const day0 = `date_bin('1 day', $2::timestamptz, TIMESTAMPTZ '2000-01-01 00:00:00+00')`;
+  const hour0 = `date_bin('1 hour', $2::timestamptz, TIMESTAMPTZ '2000-01-01 00:00:00+00')`;
+  const stats = obj([
+    ['floorPrice', nstr('st.floor::text')],
+    ['marketCap', nstr('(st.floor * COALESCE(cs.total_supply, 0))::text')],
+    ['countOwners', str('COALESCE(cs.count_owners, 0)::text')],
+    ['totalSupply', str('COALESCE(cs.total_supply, 0)::text')],
+    ['volume24h', str('w.v24::text')],
+    ['change24h', percentChange('w.v24', 'w.p24')],
+    ['volume7d', str('w.v7::text')],
+    ['count7d', str('w.c7::text')],
+    ['countAll', str('a.n::text')],
+  ]);
+  const orders = `(SELECT '{"edges":' || ${arr(`CASE WHEN rn <= ${first} THEN ${edge(obj(orderFields.map((f) => [f, orderFieldSql(f, '$3')] as const)))} END`, 'rn')}
+      || ',"pageInfo":{"hasNextPage":' || ${bool(`count(*) > ${first}`)} || ',"endCursor":' || ${nstr(`(array_agg(o.hash ORDER BY rn DESC) FILTER (WHERE rn <= ${first}))[1]`)} || '}}'
+     FROM (SELECT o.*, row_number() OVER (ORDER BY o.price, o.id) AS rn
+             FROM (SELECT o.* FROM orders o WHERE o.collection_address = c.address AND o.is_order_ask AND ${live('$3')} ORDER BY o.price, o.id LIMIT ${first + 1}) o) o)`;
+  const rewardNode = obj([
+    ['points', num('($5::int[])[r.rank]')],
+    ['volume24hGlobal', str('r.volume_24h_global::text')],
+    ['floorGlobal', str('LEAST(r.our_floor, r.floor_global)::text')],
+    ['collection', obj([['address', str('r.address')], ['name', str(`COALESCE(r.name, ${DEFAULT_NAME})`)]])],
+  ]);
+  const rewards = `(SELECT CASE WHEN cardinality($5::int[]) = 0 THEN 'null' ELSE ${arr(rewardNode, 'r.rank')} END
+     FROM (SELECT g.collection_address AS address, rc.name, g.volume_24h_global, g.floor_global, ${floorPrice('g.collection_address', '$3', '$4::text[]')} AS our_floor,
+                  row_number() OVER (ORDER BY g.volume_24h_global DESC, g.collection_address) AS rank
+             FROM global_market_data g JOIN collections rc ON rc.address = g.collection_address
+            WHERE rc.is_verified AND g.observed_at >= $2::timestamptz - make_interval(secs => $6)
+            ORDER BY g.volume_24h_global DESC, g.collection_address LIMIT cardinality($5::int[])) r)`;
+  const collection = obj([...collectionFields.map((f) => [f, collectionFieldSql(f)] as const), ['stats', stats], ['orders', orders]]);
+  return {
+    text: `SELECT '{"data":{"collection":' || COALESCE((
+  SELECT ${collection}
+    FROM collections c
+    LEFT JOIN collection_supply cs ON cs.collection_address = c.address
+    CROSS JOIN LATERAL (SELECT ${floorPrice('c.address', '$3', '$4::text[]')} AS floor) st
+    CROSS JOIN LATERAL (SELECT COALESCE(SUM(s.price) FILTER (WHERE s.timestamp > ${ago('$2', DAY)}), 0) AS v24,
+                               COALESCE(SUM(s.price) FILTER (WHERE s.timestamp <= ${ago('$2', DAY)} AND s.timestamp > ${ago('$2', 2 * DAY)}), 0) AS p24,
+                               COALESCE(SUM(s.price), 0) AS v7, COUNT(*) AS c7
+                          FROM sales s WHERE s.collection_address = c.address AND s.timestamp > ${ago('$2', 7 * DAY)} AND s.timestamp <= $2::timestamptz) w
+    CROSS JOIN LATERAL (SELECT (SELECT COALESCE(SUM(d.count), 0) FROM sale_day_buckets d WHERE d.collection_address = c.address AND d.day_start < ${day0})
+                             + (SELECT COALESCE(SUM(h.count), 0) FROM sale_buckets h WHERE h.collection_address = c.address AND h.bucket_start >= ${day0} AND h.bucket_start < ${hour0})
+                             + (SELECT COUNT(*) FROM sales s WHERE s.collection_address = c.address AND s.timestamp >= ${hour0} AND s.timestamp <= $2::timestamptz) AS n) a
+   WHERE c.address = $1), 'null') || ',"listingRewards":' || ${rewards} || '}}' AS body`,
+    params: (v, now, ctx) => [v.collection, now.iso, now.sec, ctx.standard, ctx.rewards.enabled ? ctx.rewards.points : [], ctx.rewards.maxAgeSeconds],
+  };
+}
+
+/**
+ * Collection cards: the first `first` collections ranked by 24h volume (highest first) or by floor
+ * (lowest first, none last), ties on the address (byte order), each with its floor, 24h volume and
+ * three cheapest live asks. The floor ranking probes each collection's (collection, ask, status,
+ * price) index for its cheapest live standard listing instead of grouping every live ask.
+ * $1 now ISO, $2 now seconds, $3 standard strategies.
+ */
+export function collectionCardsFloor(orderBy: 'VOLUME_24H' | 'FLOOR', first: number, asks: number): FloorStatement {
+  const volume = (c: string) => `(SELECT COALESCE(SUM(s.price), 0) FROM sales s WHERE s.collection_address = ${c} AND s.timestamp > ${ago('$1', DAY)} AND s.timestamp <= $1::timestamptz)`;
+  // rank on the one key, then read the other statistic for the page's collections only
+  const ranked =
+    orderBy === 'VOLUME_24H'
+      ? `SELECT r.address, r.name, r.v, ${floorPrice('r.address', '$2', '$3::text[]')} AS floor
+           FROM (SELECT c.address, c.name, COALESCE(vol.v, 0) AS v
+                   FROM collections c LEFT JOIN (SELECT s.collection_address, SUM(s.price) AS v FROM sales s
+                                                  WHERE s.timestamp > ${ago('$1', DAY)} AND s.timestamp <= $1::timestamptz GROUP BY 1) vol ON vol.collection_address = c.address
+                  ORDER BY 3 DESC, c.address COLLATE "C" LIMIT ${first}) r`
+      : `SELECT r.address, r.name, ${volume('r.address')} AS v, r.floor
+           FROM (SELECT c.address, c.name, ${floorPrice('c.address', '$2', '$3::text[]')} AS floor FROM collections c
+                  ORDER BY 3 ASC NULLS LAST, c.address COLLATE "C" LIMIT ${first}) r`;
+  const order = orderBy === 'VOLUME_24H' ? 't.v DESC, t.address COLLATE "C"' : 't.floor ASC NULLS LAST, t.address COLLATE "C"';
+  const node = obj([
+    ['address', str('t.address')],
+    ['name', str(`COALESCE(t.name, ${DEFAULT_NAME})`)],
+    ['stats', obj([['floorPrice', nstr('t.floor::text')], ['volume24h', str('t.v::text')]])],
+    ['orders', `'{"edges":' || ob.edges || '}'`],
+  ]);
+  return {
+    text: `SELECT '{"data":{"collections":{"edges":' || ${arr(edge(node), order)} || '}}}' AS body
+  FROM (${ranked}) t
+  CROSS JOIN LATERAL (SELECT ${arr(edge(obj([['hash', str('o.hash')], ['price', str('o.price::text')], ['tokenId', nstr('o.token_id::text')]])), 'o.price, o.id')} AS edges
+                        FROM (SELECT o.hash, o.price, o.token_id, o.id FROM orders o
+                               WHERE o.collection_address = t.address AND o.is_order_ask AND ${live('$2')} ORDER BY o.price, o.id LIMIT ${asks}) o) ob`,
+    params: (_v, now, ctx) => [now.iso, now.sec, ctx.standard],
+  };
+}

@@ -1,0 +1,246 @@
+// The peer bench's frontend mix: per shape, the request this service answers (a GraphQL document
+// or a REST path), PostGraphile's equivalent over the same tables where it can answer at all, the
+// hand-written SQL floor (bench/peer-floor-sql.ts) and how to read the rows the answers must agree
+// on. Field lists are written once and give the three selections, so they cannot drift apart.
+// Order.priceEth is left out everywhere: PostGraphile has no equivalent.
+import type { Picks } from './scale-loader.js';
+import {
+  collectionCardsFloor,
+  collectionPageFloor,
+  LIVE,
+  orderByHashFloor,
+  orderPageFloor,
+  restOrdersFloor,
+  salesFloor,
+  tokenPageFloor,
+  type FloorStatement,
+  type OrderSelection,
+  type Vars,
+} from './peer-floor-sql.js';
+import { NESTED_QUERY, PAGE_QUERY, restOrdersPath } from './peer-queries.js';
+
+export interface Shape {
+  key: string;
+  title: string;
+  /** this service: a GraphQL document (POST /graphql) or a REST path (GET) */
+  ours: { query: string } | { path: (p: Picks) => string };
+  vars: (p: Picks) => Vars;
+  /** PostGraphile's document, or why it cannot answer this shape */
+  peer: { query: string } | { none: string };
+  /** [key, price] of every row an answer holds, in order (lists of several fields joined by a '|' row) */
+  oursRows: (json: any) => string[][] | null;
+  peerRows?: (json: any) => string[][] | null;
+  floor: FloorStatement;
+  /** the answer moves with the clock (sales windows): a precheck mismatch is retried */
+  clock?: boolean;
+}
+
+const ALL_ORDER_FIELDS = ['hash', 'collectionAddress', 'tokenId', 'isOrderAsk', 'signer', 'strategy', 'currencyAddress', 'amount', 'price', 'nonce', 'startTime', 'endTime', 'minPercentageToAsk', 'params', 'status', 'signature', 'v', 'r', 's'];
+/** What a REST client gets (src/rest/documents.ts RestOrderFields), in its order. */
+const REST_FIELDS = ['hash', 'collectionAddress', 'tokenId', 'isOrderAsk', 'signer', 'strategy', 'currencyAddress', 'amount', 'price', 'nonce', 'startTime', 'endTime', 'minPercentageToAsk', 'params', 'status', 'signature', 'r', 's', 'v'];
+const SALE_FIELDS = ['txHash', 'logIndex', 'tokenId', 'amount', 'price', 'buyer', 'seller', 'isTakerAsk', 'timestamp', 'orderHash', 'currencyAddress', 'blockNumber'];
+
+/** bench/peer-queries.ts NESTED_QUERY's selection */
+const BOOK: OrderSelection = { fields: ['hash', 'tokenId', 'price', 'endTime', 'status'], collection: ['name', 'symbol', 'type', 'isVerified'] };
+const BOOK_FULL: OrderSelection = { fields: ALL_ORDER_FIELDS, collection: ['name', 'symbol', 'type', 'isVerified'] };
+const TOKEN_ASKS: OrderSelection = { fields: ['hash', 'price', 'signer', 'amount', 'endTime', 'status'] };
+const TOKEN_BIDS: OrderSelection = { fields: ['hash', 'price', 'signer', 'endTime', 'status'] };
+const MAKER: OrderSelection = { fields: REST_FIELDS };
+const OFFERS: OrderSelection = { fields: ['hash', 'tokenId', 'price', 'signer', 'strategy', 'endTime', 'status'] };
+const ONE: OrderSelection = { fields: ALL_ORDER_FIELDS, collection: ['name'] };
+/** bench/peer-queries.ts PAGE_QUERY's selections */
+const PAGE_COLLECTION = ['address', 'name', 'symbol', 'type', 'isVerified', 'logoURI'];
+const PAGE_ORDER = ['hash', 'tokenId', 'price', 'endTime', 'status'];
+
+const PEER_COLLECTION: Record<string, string> = { logoURI: 'logoUri' };
+const ours = (s: OrderSelection) => `edges { node { ${s.fields.join(' ')}${s.collection ? ` collection { ${s.collection.join(' ')} }` : ''} } }`;
+const peer = (s: OrderSelection) => `nodes { ${s.fields.join(' ')}${s.collection ? ` collectionByCollectionAddress { ${s.collection.map((f) => PEER_COLLECTION[f] ?? f).join(' ')} }` : ''} }`;
+
+const rows = (list: unknown, key = 'hash'): string[][] | null => (Array.isArray(list) ? list.map((n: any) => [String(n?.[key]), String(n?.price)]) : null);
+const nodes = (conn: any) => (Array.isArray(conn?.edges) ? conn.edges.map((e: any) => e?.node) : null);
+const join = (...lists: (string[][] | null)[]) => (lists.some((l) => l === null) ? null : lists.flatMap((l, i) => (i ? [['|', '|'], ...l!] : l!)));
+
+const LIVE_ASKS = `o.collection_address = $2 AND o.is_order_ask AND ${LIVE}`;
+const cards = (orderBy: 'VOLUME_24H' | 'FLOOR') => `query Cards {
+  collections(first: 20, orderBy: ${orderBy}) {
+    edges { node { address name stats { floorPrice volume24h }
+      orders(first: 3, sort: PRICE_ASC, filter: { isOrderAsk: true, status: [VALID] }) { edges { node { hash price tokenId } } } } }
+  }
+}`;
+const cardRows = (json: any) => {
+  const list = nodes(json?.data?.collections);
+  return list && list.map((c: any) => [String(c?.address), String(c?.stats?.volume24h)]);
+};
+
+export const SHAPES: Shape[] = [
+  {
+    key: 'a',
+    title: 'book page (50 cheapest live asks + collection)',
+    ours: { query: NESTED_QUERY },
+    vars: (p) => ({ collection: p.collection }),
+    peer: {
+      query: `query BookPage($collection: String!) {
+  allOrders(condition: { collectionAddress: $collection, isOrderAsk: true, live: true }, orderBy: [PRICE_ASC, ROW_ID_ASC], first: 50) { ${peer(BOOK)} }
+}`,
+    },
+    oursRows: (j) => rows(nodes(j?.data?.orders)),
+    peerRows: (j) => rows(j?.data?.allOrders?.nodes),
+    floor: orderPageFloor('orders', LIVE_ASKS, 'PRICE_ASC', 50, BOOK, (v) => [v.collection], '$2'),
+  },
+  {
+    key: 'b',
+    title: 'book page, every Order field, 100 rows',
+    ours: {
+      query: `query BookFull($collection: Address!) {
+  orders(first: 100, sort: PRICE_ASC, filter: { collection: $collection, isOrderAsk: true, status: [VALID] }) { ${ours(BOOK_FULL)} }
+}`,
+    },
+    vars: (p) => ({ collection: p.collection }),
+    peer: {
+      query: `query BookFull($collection: String!) {
+  allOrders(condition: { collectionAddress: $collection, isOrderAsk: true, live: true }, orderBy: [PRICE_ASC, ROW_ID_ASC], first: 100) { ${peer(BOOK_FULL)} }
+}`,
+    },
+    oursRows: (j) => rows(nodes(j?.data?.orders)),
+    peerRows: (j) => rows(j?.data?.allOrders?.nodes),
+    floor: orderPageFloor('orders', LIVE_ASKS, 'PRICE_ASC', 100, BOOK_FULL, (v) => [v.collection], '$2'),
+  },
+  {
+    key: 'c',
+    title: "token page (a token's live asks and bids)",
+    ours: {
+      query: `query TokenPage($collection: Address!, $tokenId: Uint256!) {
+  asks: orders(first: 20, sort: PRICE_ASC, filter: { collection: $collection, tokenId: $tokenId, isOrderAsk: true, status: [VALID] }) { ${ours(TOKEN_ASKS)} }
+  bids: orders(first: 20, sort: PRICE_DESC, filter: { collection: $collection, tokenId: $tokenId, isOrderAsk: false, status: [VALID] }) { ${ours(TOKEN_BIDS)} }
+}`,
+    },
+    vars: (p) => ({ collection: p.collection, tokenId: p.tokenId }),
+    peer: {
+      query: `query TokenPage($collection: String!, $tokenId: BigFloat!) {
+  asks: allOrders(condition: { collectionAddress: $collection, tokenId: $tokenId, isOrderAsk: true, live: true }, orderBy: [PRICE_ASC, ROW_ID_ASC], first: 20) { ${peer(TOKEN_ASKS)} }
+  bids: allOrders(condition: { collectionAddress: $collection, tokenId: $tokenId, isOrderAsk: false, live: true }, orderBy: [PRICE_DESC, ROW_ID_DESC], first: 20) { ${peer(TOKEN_BIDS)} }
+}`,
+    },
+    oursRows: (j) => join(rows(nodes(j?.data?.asks)), rows(nodes(j?.data?.bids))),
+    peerRows: (j) => join(rows(j?.data?.asks?.nodes), rows(j?.data?.bids?.nodes)),
+    floor: tokenPageFloor(20, TOKEN_ASKS, TOKEN_BIDS),
+  },
+  {
+    key: 'd',
+    title: "a maker's open orders (REST fields, newest first)",
+    ours: {
+      query: `query MakerOrders($signer: Address!) {
+  orders(first: 50, filter: { signer: $signer, status: [VALID] }) { ${ours(MAKER)} }
+}`,
+    },
+    vars: (p) => ({ signer: p.signer }),
+    peer: {
+      query: `query MakerOrders($signer: String!) {
+  allOrders(condition: { signer: $signer, live: true }, orderBy: [ROW_ID_DESC], first: 50) { ${peer(MAKER)} }
+}`,
+    },
+    oursRows: (j) => rows(nodes(j?.data?.orders)),
+    peerRows: (j) => rows(j?.data?.allOrders?.nodes),
+    floor: orderPageFloor('orders', `o.signer = $2 AND ${LIVE}`, 'NEWEST', 50, MAKER, (v) => [v.signer]),
+  },
+  {
+    key: 'e',
+    title: "a collection's offer board (50 best live bids)",
+    ours: {
+      query: `query OfferBoard($collection: Address!) {
+  orders(first: 50, sort: PRICE_DESC, filter: { collection: $collection, isOrderAsk: false, status: [VALID] }) { ${ours(OFFERS)} }
+}`,
+    },
+    vars: (p) => ({ collection: p.collection }),
+    peer: {
+      query: `query OfferBoard($collection: String!) {
+  allOrders(condition: { collectionAddress: $collection, isOrderAsk: false, live: true }, orderBy: [PRICE_DESC, ROW_ID_DESC], first: 50) { ${peer(OFFERS)} }
+}`,
+    },
+    oursRows: (j) => rows(nodes(j?.data?.orders)),
+    peerRows: (j) => rows(j?.data?.allOrders?.nodes),
+    floor: orderPageFloor('orders', `o.collection_address = $2 AND NOT o.is_order_ask AND ${LIVE}`, 'PRICE_DESC', 50, OFFERS, (v) => [v.collection]),
+  },
+  {
+    key: 'f',
+    title: 'collection page (collection, stats, 20 asks, listing rewards)',
+    ours: { query: PAGE_QUERY },
+    vars: (p) => ({ collection: p.collection }),
+    peer: { none: 'stats (floor, market cap, owners, windowed volumes and counts, change) and listing rewards are computed by this service' },
+    oursRows: (j) => rows(nodes(j?.data?.collection?.orders)),
+    floor: collectionPageFloor(PAGE_COLLECTION, PAGE_ORDER, 20),
+    clock: true,
+  },
+  {
+    key: 'g',
+    title: 'collection cards by 24h volume (20, stats, 3 asks each)',
+    ours: { query: cards('VOLUME_24H') },
+    vars: () => ({}),
+    peer: { none: 'ranks collections by a statistic this service computes (24h volume from the sales rollups); PostGraphile has no such column' },
+    oursRows: cardRows,
+    floor: collectionCardsFloor('VOLUME_24H', 20, 3),
+    clock: true,
+  },
+  {
+    key: 'h',
+    title: 'sales history page (50 newest sales of a collection)',
+    ours: {
+      query: `query SalesPage($collection: Address!) {
+  sales(collection: $collection, first: 50) { edges { node { ${SALE_FIELDS.join(' ')} } } }
+}`,
+    },
+    vars: (p) => ({ collection: p.collection }),
+    peer: {
+      query: `query SalesPage($collection: String!) {
+  allSales(condition: { collectionAddress: $collection }, orderBy: [TIMESTAMP_DESC, ROW_ID_DESC], first: 50) { nodes { ${SALE_FIELDS.join(' ')} } }
+}`,
+    },
+    oursRows: (j) => rows(nodes(j?.data?.sales), 'txHash'),
+    peerRows: (j) => rows(j?.data?.allSales?.nodes, 'txHash'),
+    floor: salesFloor(50, SALE_FIELDS),
+  },
+  {
+    key: 'i',
+    title: 'one order by hash (every field + collection name)',
+    ours: {
+      query: `query OneOrder($hash: Hash!) {
+  order(hash: $hash) { ${ALL_ORDER_FIELDS.join(' ')} collection { name } }
+}`,
+    },
+    vars: (p) => ({ hash: p.hash }),
+    peer: {
+      query: `query OneOrder($hash: String!) {
+  orderByHash(hash: $hash) { ${ALL_ORDER_FIELDS.join(' ')} collectionByCollectionAddress { name } }
+}`,
+    },
+    oursRows: (j) => rows(j?.data?.order ? [j.data.order] : null),
+    peerRows: (j) => rows(j?.data?.orderByHash ? [j.data.orderByHash] : null),
+    floor: orderByHashFloor(ONE),
+  },
+  {
+    key: 'j',
+    title: 'REST GET /api/v1/orders (20 cheapest live asks)',
+    ours: { path: (p) => restOrdersPath(p.collection) },
+    vars: (p) => ({ collection: p.collection }),
+    peer: {
+      query: `query RestOrders($collection: String!) {
+  allOrders(condition: { collectionAddress: $collection, isOrderAsk: true, live: true }, orderBy: [PRICE_ASC, ROW_ID_ASC], first: 20) { nodes { ${REST_FIELDS.join(' ')} } }
+}`,
+    },
+    oursRows: (j) => (j?.success === true ? rows(j.data) : null),
+    peerRows: (j) => rows(j?.data?.allOrders?.nodes),
+    floor: restOrdersFloor(20, { fields: REST_FIELDS }),
+  },
+  {
+    key: 'k',
+    title: 'collection cards by floor (20, stats, 3 asks each)',
+    ours: { query: cards('FLOOR') },
+    vars: () => ({}),
+    peer: { none: 'ranks collections by a statistic this service computes (floor price: cheapest live standard listing); PostGraphile has no such column' },
+    oursRows: cardRows,
+    floor: collectionCardsFloor('FLOOR', 20, 3),
+    clock: true,
+  },
+];
+
+export const shapeByKey = (key: string) => SHAPES.find((s) => s.key === key);
