@@ -8,7 +8,8 @@ export function createCollectionMarketService(deps: ServiceDeps) {
 
   /**
    * The highest-priced VALID offer (token or collection offer) live now, per collection; ties go
-   * to the oldest offer. Same liveness rule as the floor: started, not ended, status VALID.
+   * to the oldest offer (by the numeric id: `id` alone would name the text column of the select
+   * list, where '1000' < '999'). Same liveness rule as the floor: started, not ended, status VALID.
    */
   async function topBids(addresses: readonly string[]): Promise<(Order | null)[]> {
     const now = nowSeconds(deps);
@@ -17,7 +18,7 @@ export function createCollectionMarketService(deps: ServiceDeps) {
          FROM orders
         WHERE collection_address = ANY($1::varchar[]) AND is_order_ask = false AND status = 'VALID'
           AND start_time <= $2 AND end_time >= $2
-        ORDER BY collection_address, price DESC, id ASC`,
+        ORDER BY collection_address, price DESC, orders.id ASC`,
       [[...new Set(addresses)], now.toString()],
     );
     const orders = ids.length ? await prisma.order.findMany({ where: { id: { in: ids.map((r) => BigInt(r.id)) } } }) : [];

@@ -194,4 +194,19 @@ describe(`discovery (${backendName})`, () => {
       { name: 'Gamma', listedCount: 0, topBid: null },
     ]);
   });
+
+  it('top bid ties go to the oldest offer by id as a number (id 999 before id 1000), on the engine and the resolvers', async () => {
+    const older = await order(C, { ask: false, price: 70n, tokenId: 1 });
+    const newer = await order(C, { ask: false, price: 70n, tokenId: 2 });
+    // ids whose text order is the reverse of their numeric order
+    await app.db.sql.query('UPDATE orders SET id = 999 WHERE hash = $1', [older]);
+    await app.db.sql.query('UPDATE orders SET id = 1000 WHERE hash = $1', [newer]);
+    for (const readEngine of [true, false]) {
+      app.services.deps.config.readEngine = readEngine;
+      const r = await app.gql(`{ collection(address: "${C}") { topBid { hash } } }`);
+      app.services.deps.config.readEngine = true;
+      expect((r.data as any).collection.topBid.hash, `read engine ${readEngine}`).toBe(older);
+    }
+    await app.db.sql.query('DELETE FROM orders WHERE hash = ANY($1::text[])', [[older, newer]]);
+  });
 });
