@@ -52,7 +52,7 @@ import {
 import { explainStatements, formatExplained, indexDifference, summary, type ExplainMode } from './peer-explain.js';
 import { checkShape, jobFor, ServiceFailed, type Bases, type Checked, type Job, type System } from './peer-precheck.js';
 import { SHAPES, type Shape } from './peer-shapes.js';
-import { loadScaleDatabase, scaleDefaults, type Picks } from './scale-loader.js';
+import { keptDatabaseName, loadScaleDatabase, scaleDefaults, type Picks } from './scale-loader.js';
 
 const SERVERS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'peer-servers.ts');
 // Every server runs as in production: graphql-js skips its development-only checks and Grafast
@@ -116,7 +116,7 @@ function startApp(env: Record<string, string>): ChildServer {
 
 /** --keep-db: a database named after its load, created when missing, never dropped. */
 async function namedDatabase(o: { orders: number; sales: number; collections: number }): Promise<BenchDatabase> {
-  const name = `mkt_peer_bench_${o.orders}_${o.sales}_${o.collections}`;
+  const name = keptDatabaseName(o);
   const admin = new pg.Client({ connectionString: values['pg-url'] });
   await admin.connect();
   const exists = (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name])).rowCount;

@@ -6,7 +6,7 @@
 // and timestamp of sales), so the only thing it lacks is this service's meaning of "VALID": stored
 // VALID and not past endTime (spec 3). That is one `live: Boolean` condition on orders, added
 // with addPgTableCondition (postgraphile/utils), the documented way to filter on a computation:
-//   live: true   status = 'VALID' AND end_time >= now in seconds
+//   live: true   status = 'VALID' AND end_time >= now in whole seconds (the service's clock rounds down)
 // written over the table alias so PostgreSQL plans it like any column condition and uses the same
 // (collection_address, is_order_ask, status, price, id) / (collection_address, token_id, status,
 // price, id) / (signer, id) indexes this service does. Every column the shapes filter or sort on is
@@ -58,7 +58,7 @@ export function makePostGraphile(connectionString: string, opts: { poolMaxSize?:
       apply(condition: any, live: boolean | null) {
         if (live == null) return;
         const alias = condition.alias;
-        const valid = sql`(${alias}.status = 'VALID' and ${alias}.end_time >= extract(epoch from now())::bigint)`;
+        const valid = sql`(${alias}.status = 'VALID' and ${alias}.end_time >= floor(extract(epoch from now()))::bigint)`;
         condition.where(live ? valid : sql`not ${valid}`);
       },
     };

@@ -24,9 +24,10 @@
 // VACUUM ANALYZE.
 //
 //   npx tsx bench/scale-loader.ts --orders 10000000 [--sales 1000000] [--collections 5000]
-//                                 [--db-name mkt_scale_10m] [--pg-url postgresql://...]
-// creates that database (kept), migrates it by booting the app once, loads it, prints the time
-// and the database size. The peer bench calls loadScaleDatabase (`--orders`, `--scale`).
+//                                 [--db-name NAME] [--pg-url postgresql://...]
+// creates that database (kept; by default mkt_peer_bench_<orders>_<sales>_<collections>, which
+// `npm run bench:peer -- --orders N --keep-db` then reuses), migrates it by booting the app once,
+// loads it, prints the time and the database size. The peer bench calls loadScaleDatabase.
 import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -244,6 +245,9 @@ export async function pickTargets(db: Runner): Promise<Picks> {
 
 const pgRunner = (client: pg.Client): Runner => ({ query: async (text, params) => (await client.query(text, params as unknown[])).rows });
 
+/** The database `--keep-db` keeps a load in. */
+export const keptDatabaseName = (o: { orders: number; sales: number; collections: number }) => `mkt_peer_bench_${o.orders}_${o.sales}_${o.collections}`;
+
 /** The label a loaded database carries (COMMENT ON DATABASE), to reuse it in a later run. */
 const loadLabel = (o: { orders: number; sales: number; collections: number }) => `peer-bench scale load: ${o.orders} orders, ${o.sales} sales, ${o.collections} collections`;
 
@@ -304,7 +308,8 @@ async function cli() {
     },
   });
   const o = scaleDefaults(Number(values.orders), { sales: values.sales ? Number(values.sales) : undefined, collections: values.collections ? Number(values.collections) : undefined });
-  const name = values['db-name'] ?? `mkt_scale_${o.orders}`;
+  // the name `npm run bench:peer -- --keep-db` looks for, so the bench reuses this load
+  const name = values['db-name'] ?? keptDatabaseName(o);
   const admin = new pg.Client({ connectionString: values['pg-url'] });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
