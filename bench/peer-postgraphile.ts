@@ -15,11 +15,13 @@
 // its single-row lookups from constraints, so `@unique hash` (jsonPgSmartTags, no change to the
 // database) gives it orderByHash(hash:) over that index.
 // Its statements are prepared (its default, kept). With skewed data (one collection holding 6% of
-// the book) PostgreSQL's plan cache turns a prepared statement into a generic plan after five
+// the book) PostgreSQL's plan cache may turn a prepared statement into a generic plan after five
 // executions, planned for an average collection: a bitmap scan and sort of the hot collection's
-// whole book instead of reading its first rows in index order (seen at 1M orders; whether
-// PostgreSQL switches depends on its cost estimates, so runs differed). The bench therefore sets plan_cache_mode (default force_custom_plan) on its connections, as on the
-// SQL floor's; this service's statements are unnamed (planned each time) and need nothing.
+// whole book instead of its first rows in index order (seen at 1M orders; whether PostgreSQL
+// switches depends on its cost estimates, so runs differed). The bench therefore sets
+// plan_cache_mode (default force_custom_plan) on its connections, as on the SQL floor's. This
+// service runs as configured (PostgreSQL's default, auto); where it prepares its statements, the
+// bench's EXPLAIN shows the plan its connections keep after five executions.
 // PostGraphile lives in its own package (bench/peer, CommonJS, Node >= 22): loaded with require.
 import { createRequire } from 'node:module';
 
