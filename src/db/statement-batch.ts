@@ -15,8 +15,6 @@ import type { SqlRunner } from './sql-runner.js';
 interface Pending {
   text: string;
   values: unknown[];
-  /** a prepared statement's name, used when the statement travels alone */
-  prepareAs?: string;
   resolve(rows: unknown[]): void;
   reject(err: unknown): void;
 }
@@ -44,7 +42,7 @@ export function createStatementBatch(sql: SqlRunner): StatementBatch {
     queue = [];
     if (batch.length === 1) {
       const [q] = batch;
-      return sql.query(q!.text, q!.values, q!.prepareAs).then(q!.resolve, q!.reject);
+      return sql.query(q!.text, q!.values).then(q!.resolve, q!.reject);
     }
     try {
       const combined = combineStatements(batch);
@@ -59,10 +57,10 @@ export function createStatementBatch(sql: SqlRunner): StatementBatch {
   }
 
   return {
-    query<T>(text: string, values: unknown[] = [], prepareAs?: string): Promise<T[]> {
+    query<T>(text: string, values: unknown[] = []): Promise<T[]> {
       return new Promise<T[]>((resolve, reject) => {
         if (queue.length === 0) setImmediate(() => void flush());
-        queue.push({ text, values, prepareAs, resolve: resolve as (rows: unknown[]) => void, reject });
+        queue.push({ text, values, resolve: resolve as (rows: unknown[]) => void, reject });
       });
     },
   };

@@ -6,7 +6,6 @@
 // promise that (argument or variable errors, an unknown cursor, a value it cannot render, any
 // database error, a query over the complexity limit) the ordinary executor answers instead, and
 // raises the errors as before.
-import { createHash } from 'node:crypto';
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import {
   getVariableValues,
@@ -88,19 +87,6 @@ function withinLimits(plan: DocumentPlan, args: ExecutionArgs, ctx: Context): bo
   return !over(config.maxQueryComplexity, cost.complexity) && !over(config.maxQueryDepth, cost.depth);
 }
 
-/**
- * Statements of the same document shape repeat with other parameters: on PostgreSQL a named
- * statement is parsed and planned once per connection (PGlite ignores the name). Each name costs
- * memory in every pooled connection, so only the first MAX_PREPARED distinct texts get one.
- */
-const MAX_PREPARED = 200;
-const prepared = new Map<string, string>();
-function preparedName(text: string): string | undefined {
-  let name = prepared.get(text);
-  if (name === undefined && prepared.size < MAX_PREPARED) prepared.set(text, (name = `read_engine_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
-  return name;
-}
-
 /** Executes `args` with the engine where it can, `ordinary` elsewhere. */
 export async function executeWithEngine(args: ExecutionArgs, ordinary: Execute): Promise<ExecutionResult> {
   let plan = plans.get(args.document);
@@ -126,7 +112,7 @@ export async function executeWithEngine(args: ExecutionArgs, ordinary: Execute):
   const rest = rendered.size < plan.roots.length ? Promise.resolve(ordinary({ ...args, document: restDocument(plan, args.document, rendered) })).catch(() => null) : null;
   // through the request's statement batch (src/db/statement-batch.ts)
   const statement = `SELECT ${columns.map((c, i) => `${c.sql} AS r${i}`).join(', ')}`;
-  const [row] = await ctx.sql.query<Record<string, string | null>>(statement, query.params.values, preparedName(statement)).catch(() => [null]);
+  const [row] = await ctx.sql.query<Record<string, string | null>>(statement, query.params.values).catch(() => [null]);
   // answered by the executor after all: the others finish first (no statement of this request outlives it)
   const fallback = async () => {
     await rest;
@@ -179,8 +165,7 @@ export async function renderOrderList(ctx: Context, q: OrderQuery, node: { nodes
   if (!deps.config.readEngine) return null;
   const plan = new QueryPlan(schema, { fragments: node.fragments, variables: {} }, nowSeconds(deps));
   const sql = plan.orderList(node.nodes, q);
-  const statement = `SELECT ${sql} AS r0`;
-  const [row] = await ctx.sql.query<{ r0: string | null }>(statement, plan.params.values, preparedName(statement)).catch(() => [null]);
+  const [row] = await ctx.sql.query<{ r0: string | null }>(`SELECT ${sql} AS r0`, plan.params.values).catch(() => [null]);
   const text = row?.r0 ?? null;
   return text === null || text.includes(UNRENDERABLE) || plan.islands.length ? null : text;
 }
