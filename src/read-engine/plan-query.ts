@@ -38,6 +38,8 @@ interface Page {
   counted: string[];
   /** ORDER BY in scan order */
   order: string;
+  /** ORDER BY in list order: the scan's, or its reverse when paging back from the end */
+  listOrder: string;
   first: number;
   /** paging back from the end: the list is the scan reversed */
   fromEnd: boolean;
@@ -172,6 +174,7 @@ export class QueryPlan {
       where,
       counted,
       order: `${s}.timestamp DESC, ${s}.id DESC`,
+      listOrder: `${s}.timestamp DESC, ${s}.id DESC`,
       first,
       fromEnd: false,
       hasPrevious: after != null,
@@ -202,6 +205,7 @@ export class QueryPlan {
       where,
       counted,
       order: keys.map((k) => `${o}.${k} ${scanDesc ? 'DESC' : 'ASC'}`).join(', '),
+      listOrder: keys.map((k) => `${o}.${k} ${desc ? 'DESC' : 'ASC'}`).join(', '),
       first: q.first,
       fromEnd: q.fromEnd === true,
       hasPrevious: q.cursor !== undefined,
@@ -212,14 +216,13 @@ export class QueryPlan {
   }
 
   /**
-   * A Relay connection over one page: page size + 1 rows (the extra one says whether more
-   * exist), numbered n_ in scan order, aggregated into edges and pageInfo; totalCount as a COUNT
-   * over the filter without the cursors. An unknown cursor makes it unrenderable (the resolver
-   * raises INVALID_CURSOR).
+   * A Relay connection over one page: the page's rows (LIMIT page size, in scan order) aggregated
+   * into edges and cursors in list order; whether more exist beyond the page as an EXISTS past its
+   * last row (only when pageInfo asks); totalCount as a COUNT over the filter without the cursors.
+   * An unknown cursor makes it unrenderable (the resolver raises INVALID_CURSOR).
    */
   private connection(nodes: readonly FieldNode[], page: Page): string {
     const { o, type } = page;
-    const n = `${o}.n_`;
     const aggregates = new Map<string, string>();
     const parts: { key: string; sql: string }[] = [];
     for (const [key, fieldNodes] of collectFields(subSelections(nodes), `${type}Connection`, this.scope)) {
@@ -231,7 +234,7 @@ export class QueryPlan {
         aggregates.set(agg, this.edgesAggregate(page, this.edge(fieldNodes, page)));
         parts.push({ key, sql: `'[' || p.${agg} || ']'` });
       } else if (name === 'pageInfo') {
-        const more = `CASE WHEN p.rows > ${page.first} THEN 'true' ELSE 'false' END`;
+        const more = `CASE WHEN EXISTS (SELECT 1 FROM ${page.table} ${o} ${whereSql(page.where)} ORDER BY ${page.order} OFFSET ${page.first}) THEN 'true' ELSE 'false' END`;
         const info: { key: string; sql: string }[] = [];
         for (const [infoKey, infoNodes] of collectFields(subSelections(fieldNodes), 'PageInfo', this.scope)) {
           const infoName = infoNodes[0]!.name.value;
@@ -239,8 +242,8 @@ export class QueryPlan {
           else if (infoName === 'hasNextPage') info.push({ key: infoKey, sql: page.fromEnd ? jsonFlag(page.hasNext) : more });
           else if (infoName === 'hasPreviousPage') info.push({ key: infoKey, sql: page.fromEnd ? more : jsonFlag(page.hasPrevious) });
           else if (infoName === 'startCursor' || infoName === 'endCursor') {
-            const first = (infoName === 'startCursor') !== page.fromEnd;
-            aggregates.set(infoName, `(array_agg(${page.cursor} ORDER BY ${n}${first ? '' : ' DESC'}) FILTER (WHERE ${n} <= ${page.first}))[1]`);
+            const order = infoName === 'startCursor' ? page.listOrder : reverse(page.listOrder);
+            aggregates.set(infoName, `(array_agg(${page.cursor} ORDER BY ${order}))[1]`);
             info.push({ key: infoKey, sql: `COALESCE(to_json(p.${infoName})::text, 'null')` });
           } else notRenderable(`PageInfo.${infoName}`);
         }
@@ -250,19 +253,16 @@ export class QueryPlan {
     return this.pageJson(page, aggregates, jsonObjectSql(parts));
   }
 
-  /** The page's rows as one text, in list order: scan order forward, its reverse when paging back. */
+  /** The page's rows as one text, in list order. */
   private edgesAggregate(page: Page, item: string): string {
-    const n = `${page.o}.n_`;
-    return `COALESCE(string_agg(${orUnrenderable(item)}, ',' ORDER BY ${n}${page.fromEnd ? ' DESC' : ''}) FILTER (WHERE ${n} <= ${page.first}), '')`;
+    return `COALESCE(string_agg(${orUnrenderable(item)}, ',' ORDER BY ${page.listOrder}), '')`;
   }
 
   private pageJson(page: Page, aggregates: Map<string, string>, select: string): string {
     const { o } = page;
-    aggregates.set('rows', 'count(*)');
-    const rows =
-      `SELECT ${[...aggregates].map(([k, v]) => `${v} AS ${k}`).join(', ')} FROM (` +
-      `SELECT ${o}.*, row_number() OVER (ORDER BY ${page.order}) AS n_ FROM (` +
-      `SELECT * FROM ${page.table} ${o} ${whereSql(page.where)} ORDER BY ${page.order} LIMIT ${page.first + 1}) ${o}) ${o}`;
+    // an aggregate over no rows still yields the one row `p` the select reads
+    if (!aggregates.size) aggregates.set('rows', 'count(*)');
+    const rows = `SELECT ${[...aggregates].map(([k, v]) => `${v} AS ${k}`).join(', ')} FROM (SELECT * FROM ${page.table} ${o} ${whereSql(page.where)} ORDER BY ${page.order} LIMIT ${page.first}) ${o}`;
     const sql = `(SELECT ${select} FROM (${rows}) p)`;
     return page.guards.length ? `CASE WHEN ${page.guards.join(' AND ')} THEN ${sql} END` : sql;
   }
@@ -341,6 +341,8 @@ export class QueryPlan {
   }
 }
 
+/** An ORDER BY list with every direction turned. */
+const reverse = (order: string) => order.split(', ').map((k) => (k.endsWith(' DESC') ? k.slice(0, -5) + ' ASC' : k.endsWith(' ASC') ? k.slice(0, -4) + ' DESC' : `${k} DESC`)).join(', ');
 const jsonFlag = (b: boolean) => (b ? `'true'` : `'false'`);
 const whereSql = (and: readonly string[]) => (and.length ? `WHERE ${and.join(' AND ')}` : '');
 
