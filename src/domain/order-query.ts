@@ -183,3 +183,32 @@ export function parseOrderQuery(raw: RawOrderQuery): { ok: true; value: OrderQue
   if (before !== undefined) value.before = before;
   return { ok: true, value };
 }
+
+/** The arguments of an order connection (Query.orders, Collection.orders) as GraphQL coerced them. */
+export interface OrderConnectionArgs {
+  filter?: Record<string, unknown> | null;
+  sort?: unknown;
+  first?: unknown;
+  after?: unknown;
+  last?: unknown;
+  before?: unknown;
+}
+
+/**
+ * An order connection's arguments parsed by the same rules as the REST query; `collection`
+ * pins the page to one collection (Collection.orders: it replaces filter.collection).
+ */
+export function parseOrderConnectionArgs(args: OrderConnectionArgs, collection?: string) {
+  const f = (args.filter ?? {}) as Record<string, unknown> & { price?: { min?: unknown; max?: unknown } | null };
+  return parseOrderQuery({
+    ...f,
+    priceMin: f.price?.min,
+    priceMax: f.price?.max,
+    collection: collection ?? f.collection,
+    sort: args.sort,
+    first: args.first,
+    cursor: args.after,
+    last: args.last,
+    before: args.before,
+  });
+}

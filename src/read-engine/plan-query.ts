@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import type { CollectionOrder } from '../domain/collection-ranking.js';
 import type { CollectionFilter } from '../services/collection-discovery.js';
 import { getArgumentValues, type FieldNode, type GraphQLField, type GraphQLSchema } from 'graphql';
-import { parseOrderQuery, type OrderQuery, type RawOrderQuery } from '../domain/order-query.js';
+import { parseOrderConnectionArgs, type OrderQuery } from '../domain/order-query.js';
 import { filterSql, keysetSql, Params, SORT_KEYS } from '../services/order-page-sql.js';
 import {
   ISLAND_MARK_SQL,
@@ -346,22 +346,10 @@ const reverse = (order: string) => order.split(', ').map((k) => (k.endsWith(' DE
 const jsonFlag = (b: boolean) => (b ? `'true'` : `'false'`);
 const whereSql = (and: readonly string[]) => (and.length ? `WHERE ${and.join(' AND ')}` : '');
 
-/** The connection's arguments parsed as the resolver parses them (src/schema/order.ts). */
+/** The connection's arguments parsed as the resolver parses them (a pinned connection ignores filter.collection). */
 function orderQueryOf(args: Record<string, unknown>, pinned: boolean): OrderQuery {
-  const f = (args.filter ?? {}) as Record<string, unknown> & { price?: { min?: unknown; max?: unknown } | null };
-  const raw: RawOrderQuery = {
-    ...f,
-    priceMin: f.price?.min,
-    priceMax: f.price?.max,
-    // a pinned connection (Collection.orders) ignores filter.collection: the pin replaces it
-    collection: pinned ? undefined : f.collection,
-    sort: args.sort,
-    first: args.first,
-    cursor: args.after,
-    last: args.last,
-    before: args.before,
-  };
-  const parsed = parseOrderQuery(raw);
+  // the pin's own predicate replaces the collection filter: an empty pin leaves `filter.collection` unset
+  const parsed = parseOrderConnectionArgs(args, pinned ? '' : undefined);
   return parsed.ok ? parsed.value : notRenderable('order query');
 }
 

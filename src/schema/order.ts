@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import type { Order as PrismaOrder } from '../generated/prisma/client.js';
 import { badRequest } from '../domain/errors.js';
 import { paramsForResponse } from '../domain/order-params.js';
-import { ORDER_SORTS, parseOrderQuery, type RawOrderQuery } from '../domain/order-query.js';
+import { ORDER_SORTS, parseOrderConnectionArgs } from '../domain/order-query.js';
 import { effectiveStatus, ORDER_STATUSES } from '../domain/order-status.js';
 import { toUintString, weiToEther } from '../domain/uint256.js';
 import { orderArgumentsError } from './argument-problems.js';
@@ -112,19 +112,7 @@ type ConnectionArgs = {
 
 /** Shared by Query.orders and Collection.orders (which pins the collection). */
 export async function resolveOrderConnection(args: ConnectionArgs, ctx: Context, info: GraphQLResolveInfo, collection?: string) {
-  const f = (args.filter ?? {}) as Record<string, unknown> & { price?: { min?: unknown; max?: unknown } | null };
-  const raw: RawOrderQuery = {
-    ...f,
-    priceMin: f.price?.min,
-    priceMax: f.price?.max,
-    collection: collection ?? f.collection,
-    sort: args.sort,
-    first: args.first,
-    cursor: args.after,
-    last: args.last,
-    before: args.before,
-  };
-  const parsed = parseOrderQuery(raw);
+  const parsed = parseOrderConnectionArgs(args, collection);
   if (!parsed.ok) throw orderArgumentsError(parsed.problems);
   const page = await ctx.services.orders.listOrderPage(parsed.value, orderReadPlan(info), ctx.sql);
   // A row holds only the planned columns: exactly what the selected Order resolvers read.
