@@ -1,4 +1,4 @@
-// Cluster benchmark (issue 13): what more gateway instances and a read replica buy on this machine.
+// Cluster benchmark: what more gateway instances and a read replica buy on this machine.
 //
 //   npx tsx bench/cluster-bench.ts [--instances 3] [--duration 8] [--connections 16]
 //                                  [--pg-url postgresql://postgres@127.0.0.1:5432/postgres]

@@ -1,4 +1,4 @@
-// Indexer benchmark (issue 4): indexing throughput (events/s, blocks/s) on PostgreSQL against a
+// Indexer benchmark: indexing throughput (events/s, blocks/s) on PostgreSQL against a
 // local EVM, and the lag between a block being mined and the status change it causes being
 // visible through the REST API.
 //

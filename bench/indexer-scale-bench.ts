@@ -1,4 +1,4 @@
-// Indexer at chain scale (issue 11 §6), on PostgreSQL against the local EVM:
+// Indexer at chain scale, on PostgreSQL against the local EVM:
 //  1. throughput catching up a mixed load of --blocks blocks (default 10,000): blocks/s, events/s;
 //  2. the WETH-heavy case: --weth-blocks blocks full of WETH transfers between accounts that have
 //     no orders (plus a little bidder traffic): blocks/s, and how many WETH logs the node sent the

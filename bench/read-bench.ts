@@ -1,6 +1,6 @@
 // Read benchmark: req/s and exact p50/p99 of GET /api/v1/orders and of the nested GraphQL query
 // as the order book grows (default 10,000 then 1,000,000 orders in the same database), over HTTP
-// with autocannon in its own process; prints the p99 ratio largest/smallest size (issue 9 keeps
+// with autocannon in its own process; prints the p99 ratio largest/smallest size (the goal keeps
 // GET /api/v1/orders within 1.5x from 10k to 1M orders).
 //
 //   npm run bench -- [--db postgres|pglite] [--sizes 10000,1000000] [--collections 1000]

@@ -1,4 +1,4 @@
-// Start benchmark (issue 10 goal 4): how long `npm start` takes until /readyz answers 200.
+// Start benchmark: how long `npm start` takes until /readyz answers 200.
 //   cold      a fresh clone after `npm install`: empty DATA_DIR, demo template from the build
 //   restart   the same DATA_DIR again
 //   postgres  DATABASE_URL with the demo data present (a database created and dropped here)
@@ -99,7 +99,7 @@ const median = (xs: number[]) => {
 };
 const f = (ms: number) => (ms / 1000).toFixed(2).padStart(6);
 
-// Issue 10's goals for `npm start`, judged on the median of the runs. Through node (--via node)
+// The start goals for `npm start`, judged on the median of the runs. Through node (--via node)
 // npm's own start is not in the figure, so the verdict says it does not count.
 const goalMs: Record<string, number> = { cold: 5000, restart: 1500, postgres: 1000 };
 const verdicts: string[] = [];

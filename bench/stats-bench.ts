@@ -1,4 +1,4 @@
-// Stats benchmark (issue 5): read latency of collection statistics and the cost of keeping the
+// Stats benchmark: read latency of collection statistics and the cost of keeping the
 // rollups fresh, over 1,000,000 sales across 1,000 collections.
 //
 //   npx tsx bench/stats-bench.ts [--db postgres|pglite] [--sales 1000000] [--collections 1000]

@@ -1,4 +1,4 @@
-// Order submission benchmark (issue 10): sustained valid orders per second through POST
+// Order submission benchmark: sustained valid orders per second through POST
 // /api/v1/orders, GraphQL createOrder and bulk createOrders, on PostgreSQL or PGlite, with or
 // without chain checks (a local EVM in its own process), every signature verified and every row
 // written.
@@ -389,7 +389,7 @@ async function main() {
     console.log(line(header));
     console.log('|' + widths.map((w, i) => (i ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|');
     for (const r of rows) console.log(line(r));
-    // Issue 10, goal 1: >= 800 valid orders/s through POST /api/v1/orders on PostgreSQL, 2 cores.
+    // The submission goal: >= 800 valid orders/s through POST /api/v1/orders on PostgreSQL, 2 cores.
     const rest = rows.find((r) => r[0] === 'rest');
     if (rest && values.db === 'postgres' && !values.chain) {
       const met = Number(rest[1]) >= 800;

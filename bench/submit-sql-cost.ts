@@ -1,4 +1,4 @@
-// What PostgreSQL spends per stored order (issue 10), without HTTP or Node in the figure: the
+// What PostgreSQL spends per stored order, without HTTP or Node in the figure: the
 // backend's own CPU time (/proc/<pid>/stat) for submit_orders at several batch sizes, and for the
 // floor write a batch of asks triggers. One connection, a fresh database, dropped afterwards.
 //   npx tsx bench/submit-sql-cost.ts [--orders 2000] [--pg-url postgresql://postgres@127.0.0.1:5432/postgres]

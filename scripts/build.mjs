@@ -1,6 +1,6 @@
 // `npm run build` (also run by postinstall): compiles the TypeScript entry points into dist/ once,
 // so `npm start` and the operator commands run plain JavaScript instead of compiling on every
-// start (issue 10 goal 3). ESM files flat in dist/, with the npm packages bundled in too: a start
+// start. ESM files flat in dist/, with the npm packages bundled in too: a start
 // on PostgreSQL then opens about 60 JavaScript/JSON files instead of 1,470 (resolving, reading and
 // linking each), which halved its CPU time. Packages stay external (EXTERNAL below) only when they
 // find files relative to themselves or are loaded on demand: see the list. The signature

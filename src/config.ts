@@ -114,13 +114,13 @@ const envSchema = z.object({
     message: 'must be a postgres:// or postgresql:// URL (unset it to use the embedded database)',
   }),
   DATABASE_POOL_SIZE: int(10, 1, 500),
-  // How long a stuck PostgreSQL may hold a request (issue 12); 0 = no limit.
+  // How long a stuck PostgreSQL may hold a request; 0 = no limit.
   DATABASE_CONNECT_TIMEOUT_MS: int(2000, 0, 600_000),
   DATABASE_STATEMENT_TIMEOUT_MS: int(5000, 0, 3_600_000),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(10_000, 0, 3_600_000),
   DATABASE_SESSION_TIMEOUT_MS: int(60_000, 0, 3_600_000),
   HEALTH_CHECK_TIMEOUT_MS: int(1000, 50, 60_000),
-  // Read replica (issue 13, src/db/read-replica.ts).
+  // Read replica (src/db/read-replica.ts).
   DATABASE_REPLICA_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
     message: 'must be a postgres:// or postgresql:// URL of a streaming replica of DATABASE_URL',
   }),
@@ -155,7 +155,7 @@ const envSchema = z.object({
   MAX_BODY_BYTES: int(1_048_576, 1024, 64 * 1_048_576),
   MAX_QUERY_COMPLEXITY: int(5000, 10, 1_000_000),
   MAX_QUERY_DEPTH: int(10, 2, 100),
-  // Facing the internet (issue 12): rate-limit subjects, proxies.
+  // Facing the internet: rate-limit subjects, proxies.
   API_KEYS: z
     .string()
     .optional()
@@ -240,7 +240,7 @@ export type Config = {
   rpcUrl: string | undefined;
   /** live events reach every instance through Redis when set; in-process otherwise */
   redisUrl: string | undefined;
-  /** the chain indexer (issue 4); runs in the service process when RPC_URL is set and INDEXER=on */
+  /** the chain indexer; runs in the service process when RPC_URL is set and INDEXER=on */
   indexer: { enabled: boolean; startBlock: number | 'latest'; confirmations: number; batchSize: number; pollMs: number; backfillFromBlock: number | null };
   port: number;
   host: string;

@@ -56,7 +56,7 @@ try {
     `ready in ${steps.sinceStart()} ms: http://localhost:${port}  (GraphQL /graphql, REST /api/v1, /healthz, /readyz, /metrics)`,
   );
 
-  // Drain (issue 12): stop accepting, end subscriptions politely, let in-flight requests finish
+  // Drain: stop accepting, end subscriptions politely, let in-flight requests finish
   // within SHUTDOWN_TIMEOUT_MS, then stop the indexer (its lease), the workers and the database.
   let stopping = false;
   const shutdown = async (signal: string) => {

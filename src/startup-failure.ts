@@ -1,4 +1,4 @@
-// Startup failures an operator can act on, as one line saying what to do (issue 14): no stack.
+// Startup failures an operator can act on, as one line saying what to do: no stack.
 // Anything else is a bug and keeps its stack.
 import type { Config } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';

@@ -1,4 +1,4 @@
-// Startup says what it is doing and how long each step took (issue 10 goal 3): one log line per
+// Startup says what it is doing and how long each step took: one log line per
 // step with its own ms and the ms since the process started, so a slow start shows its culprit.
 import type { Logger } from './logger.js';
 

@@ -61,7 +61,7 @@ describe(`the built service (${backendName})`, () => {
     const server = startBuilt();
     const base = await server.ready;
     const lines = server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-    // Startup says what it does and how long each step took (issue 10), from the built code.
+    // Startup says what it does and how long each step took, from the built code.
     const steps = lines.filter((l) => typeof l.step === 'string' && typeof l.ms === 'number').map((l) => l.step as string);
     expect(steps).toEqual(expect.arrayContaining(['load modules', 'http app', 'migrations', 'listen']));
     expect(server.output()).not.toContain('rebuilt dist/'); // the global setup left it current

@@ -1,6 +1,6 @@
 // Reads the chain state that order submission depends on, through one JSON-RPC provider.
 // Every read is a plain eth_call, at the latest block or at the block a submission pins its
-// checks to (issue 11 §1: the order records that block); a failing call (no such contract, a
+// checks to (the order records that block, so the indexer can settle the submission race); a failing call (no such contract, a
 // revert) is reported as "unknown" rather than guessed.
 import { Contract, JsonRpcProvider, getAddress, type BlockTag } from 'ethers';
 import { ChainUnavailableError } from './chain-unavailable-error.js';

@@ -1,4 +1,4 @@
-// Backfill of one collection's history (issue 11 §5): its NFT transfers (ownership, supply) and
+// Backfill of one collection's history: its NFT transfers (ownership, supply) and
 // the sales of its fills, from a block up to where the live indexer started following it.
 //
 //   tsx src/cli/backfill-collection.ts <collection address> [--from N]

@@ -1,4 +1,4 @@
-// The shape every operator command shares (issue 14): node:util parseArgs, `--help` prints the
+// The shape every operator command shares: node:util parseArgs, `--help` prints the
 // usage and does nothing else, a usage error prints the usage and exits 2, and the failures an
 // operator can act on (configuration, locked data directory, unreachable database, ...) print
 // one line without a stack (src/startup-failure.ts) and exit 1.

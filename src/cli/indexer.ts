@@ -1,4 +1,4 @@
-// The chain indexer on its own (issue 4).
+// The chain indexer on its own.
 //
 //   tsx src/cli/indexer.ts                  follow the chain until SIGINT/SIGTERM
 //   tsx src/cli/indexer.ts --from N [--to M]  index blocks N..M (M: head - confirmations) and exit

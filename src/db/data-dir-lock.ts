@@ -1,4 +1,4 @@
-// One process at a time on an embedded data directory (issue 14): PGlite is PostgreSQL inside
+// One process at a time on an embedded data directory: PGlite is PostgreSQL inside
 // one process, so a second process (an import CLI, the indexer CLI) opening the same folder would
 // write where the server never looks, or corrupt it. The lock is a file holding the owner's pid,
 // created with O_EXCL. It is hand-written rather than proper-lockfile's mtime leases because it

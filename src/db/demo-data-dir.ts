@@ -1,4 +1,4 @@
-// The first start of the embedded database with demo data (issue 10 goal 3, issue 12).
+// The first start of the embedded database with demo data.
 // Seeding from scratch costs a PostgreSQL initdb in WASM (~3 s) plus the seed itself (~5 s:
 // 420 orders signed in pure JS, 3,000 sales). `npm run build` (postinstall) therefore prepares a
 // template data directory once (src/cli/build-demo-template.ts) and the first start copies it.

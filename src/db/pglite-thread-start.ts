@@ -12,7 +12,7 @@ import { embeddedDatabaseDir } from './embedded-dir.js';
 /**
  * Settings added to PGlite's defaults. PostgreSQL sizes shared memory for a server
  * (shared_buffers = 128MB), which PGlite allocates and zeroes on every open in WASM: about 0.5 s
- * of CPU per start, measured; 32MB cost about 0.1 s more than 16MB (issue 10). 16MB still holds
+ * of CPU per start, measured; 32MB cost about 0.1 s more than 16MB. 16MB still holds
  * the demo database (about 12 MB); what does not fit is read through the OS page cache.
  */
 export const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB'];
@@ -34,7 +34,7 @@ function pgliteDistDir(): string {
  * PostgreSQL compiled to WASM (9 MB), compiled here, synchronously, while the new thread boots (a
  * new isolate, then PGlite's JavaScript: about 0.1 s here), and handed to it, shared, not copied.
  * PGlite itself reads and compiles it only once constructed, after its import. Measured on
- * restarts (issue 10), against the alternatives: an asynchronous compile here reaches the thread
+ * restarts, against the alternatives: an asynchronous compile here reaches the thread
  * only when this event loop turns, which the application's module loading holds up for half a
  * second; reading it here and compiling it on the thread left the database later, and the
  * application no sooner, than compiling it here (1.08-1.14 s to the database against 0.94-0.98 s).

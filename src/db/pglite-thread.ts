@@ -1,6 +1,6 @@
 // The embedded database on a thread of its own. PostgreSQL in WASM is CPU work: in-process it
-// runs on the main thread, where it opened the database (about 0.65 s of a restart, measured in
-// issue 10) only after the application's modules had loaded, and where every statement it runs
+// runs on the main thread, where it opened the database (about 0.65 s of a restart, measured)
+// only after the application's modules had loaded, and where every statement it runs
 // holds up HTTP. Here the worker (pglite-thread-worker.mjs) owns the PGlite instance and answers
 // raw wire-protocol messages; this class is PGlite's own client half (BasePGlite: query, exec,
 // transaction, parameter and result parsing, the same code the in-process PGlite runs) with the

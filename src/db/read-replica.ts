@@ -1,4 +1,4 @@
-// Read replicas (issue 13): reads of the order book, collections, stats and listing rewards may go
+// Read replicas: reads of the order book, collections, stats and listing rewards may go
 // to a PostgreSQL streaming replica (DATABASE_REPLICA_URL) through its own pool and PrismaClient;
 // writes, nonces, the per-nonce cap and the indexer always use the primary (they read
 // services.deps.db; only readDb() below ever returns the replica).

@@ -1,4 +1,4 @@
-// The one home of sale recording (issue 11 §5): the statement that writes a sale with its hourly
+// The one home of sale recording: the statement that writes a sale with its hourly
 // and daily bucket, used by SalesService.recordSale (bind parameters) and by the indexer's batch
 // script (checked literals, inside the batch transaction). Idempotent per log (tx hash + log index).
 import { sqlBool, sqlHex, sqlInt, sqlTime } from './sql-literals.js';

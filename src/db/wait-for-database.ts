@@ -1,4 +1,4 @@
-// PostgreSQL unreachable at boot (issue 12): retry for a bounded time, then stop with one line
+// PostgreSQL unreachable at boot: retry for a bounded time, then stop with one line
 // that says what to do; DATABASE_WAIT_SECONDS=forever waits as long as it takes (orchestrators
 // that start the database and the service together). Errors no wait can fix (bad password,
 // missing database) stop at once.

@@ -5,7 +5,7 @@
 // When a prebuild does not load (another platform, a musl libc), the same functions run in pure
 // JS on @noble/hashes and @noble/curves, the audited code ethers itself runs on. That fallback is
 // imported only then: a start with the native addons loads neither it nor ethers (about 0.1 s of
-// module compilation at every start, measured in issue 10). Both backends give identical answers
+// module compilation at every start, measured). Both backends give identical answers
 // (test/domain/crypto-backend.test.ts runs every check on both, and against ethers).
 import { createRequire } from 'node:module';
 import path from 'node:path';

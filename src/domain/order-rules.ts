@@ -1,4 +1,4 @@
-// The business rules of spec 2.3 (issue 3) on a well-formed order: every rule is checked and
+// The business rules of spec 2.3 on a well-formed order: every rule is checked and
 // every violation returned. Chain state, nonces and the signature are checked elsewhere.
 // Strategy rules mirror the v1 contracts (LooksRare/contracts-exchange-v1, contracts/executionStrategies/):
 // a rule that the contract would make unfillable is refused here instead of stored.

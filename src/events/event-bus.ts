@@ -1,4 +1,4 @@
-// Live events (issue 4; the original API had none): order lifecycle and sales, published by order
+// Live events (the original API had none): order lifecycle and sales, published by order
 // submission and the chain indexer, delivered to GraphQL subscriptions over Server-Sent Events.
 // With REDIS_URL set, graphql-yoga's Redis event target carries every event to the subscribers
 // of every instance; without it, delivery stays in this process. While Redis is unreachable the

@@ -1,5 +1,5 @@
 // An EventTarget for yoga's pubsub that carries events between instances through Redis while
-// Redis answers, and falls back to this process alone while it does not (issue 13).
+// Redis answers, and falls back to this process alone while it does not.
 //
 // Why not @graphql-yoga/redis-event-target as is: its dispatchEvent fires publish() and drops the
 // promise, and addEventListener does the same with subscribe(). Once ioredis gives up on a

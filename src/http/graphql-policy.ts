@@ -1,4 +1,4 @@
-// What a production GraphQL endpoint may be asked (issue 12): introspection can be switched off
+// What a production GraphQL endpoint may be asked: introspection can be switched off
 // (on by default: analysts explore the schema with it), and operations can be limited to a
 // persisted list (an allow-list by id, GRAPHQL_PERSISTED_ONLY) with graphql-yoga's
 // persisted-operations plugin. The REST layer runs its own documents below HTTP and is unaffected.

@@ -1,4 +1,4 @@
-// Prometheus gauges for the chain indexer (issue 11 §4), read from indexerStatus at scrape time.
+// Prometheus gauges for the chain indexer, read from indexerStatus at scrape time.
 // A metric whose value is unknown (no RPC, nothing indexed yet) is left out of the scrape rather
 // than reported as 0, which would look like "fully caught up at block 0" (hence the chain_id label:
 // prom-client always reports an unlabelled gauge).

@@ -1,12 +1,12 @@
 // Per-client request budget (v1 observed 120 requests/minute per key), with the RateLimit-*
 // headers v1 clients read and Retry-After on 429.
 //
-// Who is a client (issue 12): a known X-Looks-Api-Key (API_KEYS, WRITE_API_KEYS) has its own
+// Who is a client: a known X-Looks-Api-Key (API_KEYS, WRITE_API_KEYS) has its own
 // budget; no key or an unknown one counts against the client address, so inventing a new key per
 // request buys nothing. The address is the socket's peer unless TRUST_PROXY says which proxies
 // may speak for it through X-Forwarded-For (proxy-addr, express's rules).
 //
-// Where the budget lives (issue 13): in Redis when REDIS_URL is set, so every instance draws
+// Where the budget lives: in Redis when REDIS_URL is set, so every instance draws
 // from one budget; in memory otherwise. A Redis outage must never fail a request or the process:
 // the ioredis client never queues commands while disconnected and times them out, and
 // rate-limiter-flexible then falls back to an in-memory insurance limiter per instance.

@@ -1,4 +1,4 @@
-// Refusals that happen before any route runs (issue 12), as one yoga plugin placed first:
+// Refusals that happen before any route runs, as one yoga plugin placed first:
 // - one body limit (MAX_BODY_BYTES) for every REST and GraphQL request and every transfer
 //   encoding: the body is read here, counted while it arrives, and handed on as a buffer; past the
 //   limit the answer is 413 with `Connection: close`, so a client never reuses a connection whose

@@ -1,4 +1,4 @@
-// The GraphQL document behind GET /api/v1/indexer/status (issue 11 §4).
+// The GraphQL document behind GET /api/v1/indexer/status.
 import { graphql } from '../gql/index.js';
 
 export const RestIndexerStatusDocument = graphql(`

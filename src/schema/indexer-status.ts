@@ -1,4 +1,4 @@
-// indexerStatus (issue 11 §4): how far the chain indexer is behind the chain head.
+// indexerStatus: how far the chain indexer is behind the chain head.
 import type { IndexerStatus as IndexerStatusShape } from '../services/indexer-status.js';
 import { builder } from './builder.js';
 

@@ -1,4 +1,4 @@
-// Order submission over GraphQL (issue 3): createOrder, createOrders and the validateOrder dry
+// Order submission over GraphQL: createOrder, createOrders and the validateOrder dry
 // run. A refused order is a value of the CreateOrderResult union (OrderRejected, with every
 // problem and its code), never a masked error; the codes are the same as on REST.
 import { ORDER_PROBLEM_CODES, type OrderProblem } from '../domain/order-problems.js';

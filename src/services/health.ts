@@ -1,4 +1,4 @@
-// Readiness per component (issue 12): the database, Redis, the chain indexer, and whatever else
+// Readiness per component: the database, Redis, the chain indexer, and whatever else
 // registers a check. Each check is bounded in time, so /readyz answers within about the timeout
 // even when a dependency hangs, and it never shows connection details (host, port, user): it is
 // public. Only `required` components decide readiness; a degraded optional one (Redis: limits and

@@ -1,4 +1,4 @@
-// Where the chain indexer is (issue 11 §4), for the indexerStatus query, GET /api/v1/indexer/status,
+// Where the chain indexer is, for the indexerStatus query, GET /api/v1/indexer/status,
 // /readyz and the Prometheus gauges. The indexed position comes from the database (every instance
 // reports the same one); the head from this process's indexer when it runs one and saw the head
 // recently, else from the RPC node (cached one second, so polling clients cost one call a second).

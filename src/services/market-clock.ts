@@ -1,4 +1,4 @@
-// The one rule for "now" (issue 11 §2): the later of the wall clock and the timestamp of the
+// The one rule for "now": the later of the wall clock and the timestamp of the
 // latest block the indexer has committed. The chain decides expiry by block time; a server clock
 // behind the chain (or a test chain moved forward) must never show an order fillable after the
 // chain would refuse it. Used for EXPIRED, startTime, floors and the submission checks.

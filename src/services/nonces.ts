@@ -1,4 +1,4 @@
-// Spec 2.4 / issue 3: the next nonce an address has not used: above every nonce of its stored
+// Spec 2.4: the next nonce an address has not used: above every nonce of its stored
 // orders and not below its minimum nonce (CancelAllOrders).
 import { toUintString } from '../domain/uint256.js';
 import type { ServiceDeps } from './deps.js';

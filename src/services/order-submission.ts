@@ -1,16 +1,16 @@
-// Order submission (spec 2.3-2.5, issue 3): one assessment used by the dry run (validateOrder)
+// Order submission (spec 2.3-2.5): one assessment used by the dry run (validateOrder)
 // and by createOrder. The hash is computed here, never taken from the client. Nothing is
 // written for a refused order. Accepted ones are stored by the SQL function submit_orders
 // (migration 20261124090000_submit_orders_batch), many concurrent submissions per call and per
 // commit (src/db/write-batcher.ts): under a per-(signer, nonce) lock it checks the nonce rules,
 // the duplicate and the 20-orders cap, and inserts.
 //
-// createOrder's fast path (issue 10): the rules that need no database (shape, signature, order
+// createOrder's fast path: the rules that need no database (shape, signature, order
 // rules with the collection's type from a cache) and the chain checks run first, and the nonce
 // state is left to submit_orders, which checks it under the lock anyway. Only a refusal takes the
 // full assessment, the dry run's, so a refused order lists exactly the problems it always did.
 //
-// The submission/indexing race (issue 11 §1): the chain checks are pinned to one block B, and the
+// The submission/indexing race: the chain checks are pinned to one block B, and the
 // row stores B (chain_checked_block) until an indexer batch has evaluated it against the chain at
 // or after every later block (src/chain/indexer/unsettled-orders.ts). The insert and a batch's
 // writes are serialised by one advisory lock (shared here, exclusive in the batch), so nonce

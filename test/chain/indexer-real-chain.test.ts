@@ -1,4 +1,4 @@
-// The indexer against what a real chain does (issue 11 §5), on the local EVM:
+// The indexer against what a real chain does, on the local EVM:
 // - a node that refuses eth_getLogs ranges over 3 blocks and drops every fifth call: the indexer
 //   splits and retries and ends exactly where the chain says;
 // - WETH logs are filtered in the node to accounts with bids: busy WETH traffic of other accounts

@@ -1,4 +1,4 @@
-// eth_getLogs against providers that cap ranges and fail transiently (issue 11 §5): ranges are
+// eth_getLogs against providers that cap ranges and fail transiently: ranges are
 // split until they fit, other errors retried with backoff, and no block is ever skipped.
 import { describe, expect, it } from 'vitest';
 import { createLogFetcher, isRangeTooLarge } from '../../src/chain/indexer/log-fetcher.js';

@@ -1,4 +1,4 @@
-// Issue 11 §1, randomised and concurrent on a real local EVM: bursts of same-nonce sibling offers
+// The submission race, randomised and concurrent on a real local EVM: bursts of same-nonce sibling offers
 // (more than the 20-per-nonce cap) are submitted in parallel while the signers' WETH balance and
 // allowance drop and come back, nonces get cancelled, and the indexer runs batches at random
 // moments. Afterwards every stored order's status must equal what the chain says (asked directly),

@@ -1,4 +1,4 @@
-// Issue 11 §1: an order submitted while the chain invalidates it must not stay VALID. Each test
+// An order submitted while the chain invalidates it must not stay VALID. Each test
 // forces one interleaving of "submission checks the chain", "the chain invalidates the order",
 // "the indexer scans / writes a batch" and "the submission inserts", with barriers in the two
 // test seams (submissionHooks.beforeInsert, the indexer's beforeWrite), for every kind of
@@ -228,7 +228,7 @@ describe(`submission vs indexer race (${backendName}, local EVM): every interlea
           expect(row!.b).not.toBeNull(); // the racing batch scanned before the row existed
           // A nonce fact reaches the row through the batch's SQL (it runs after the insert
           // committed); a chain fact was read for the scanned orders only, so the row is still
-          // VALID here (the race of issue 11 §1) until the indexer's next pass settles it.
+          // VALID here (the submission race) until the indexer's next pass settles it.
           expect(await storedStatus(t.db, hash!)).toBe(scenario.nonceFact ? 'CANCELLED' : 'VALID');
         }
         await ix.runUntilCaughtUp();

@@ -1,4 +1,4 @@
-// Several gateway processes as one service (issue 13), started by the same module as
+// Several gateway processes as one service, started by the same module as
 // `npm run cluster`: three instances on one PostgreSQL database and a private redis-server, with
 // the chain indexer enabled in all three over a local EVM.
 //   - a subscription on one instance gets an order created through another and a status change

@@ -1,4 +1,4 @@
-// One process per embedded data directory (issue 14): while the server has it open a second
+// One process per embedded data directory: while the server has it open a second
 // process (a CLI) is refused with a clear message, and the lock of a process killed with -9 does
 // not block anyone.
 import { execFile, spawn } from 'node:child_process';

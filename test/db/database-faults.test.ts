@@ -1,4 +1,4 @@
-// A PostgreSQL that hangs or refuses connections (issue 12): requests answer 503 + Retry-After
+// A PostgreSQL that hangs or refuses connections: requests answer 503 + Retry-After
 // (REST) or SERVICE_UNAVAILABLE (GraphQL) within a few seconds instead of hanging or answering
 // 500, /readyz turns false just as fast without naming host or port, and everything recovers by
 // itself. The shared server is never touched: a TCP proxy we control sits in front of it.

@@ -1,4 +1,4 @@
-// Reads from a real streaming replica (issue 13): a private primary and a replica started by the
+// Reads from a real streaming replica: a private primary and a replica started by the
 // test, replay paused to make lag visible. The order book list may lag (bounded: once the replica
 // is DATABASE_REPLICA_MAX_LAG_MS behind, reads go to the primary), an order fetched by hash never
 // does (read your own write), and the nonce and the submission rules read the primary.

@@ -1,4 +1,4 @@
-// PostgreSQL unreachable at boot (issue 12): a bounded retry, then one line that says what to do;
+// PostgreSQL unreachable at boot: a bounded retry, then one line that says what to do;
 // or, when asked, waiting until it comes (here: a TCP proxy to the test server opened late).
 import { createServer, connect, type Server } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';

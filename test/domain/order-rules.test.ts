@@ -1,4 +1,4 @@
-// Spec 2.3 business rules (issue 3): one mutation of a valid order per rule.
+// Spec 2.3 business rules: one mutation of a valid order per rule.
 import { describe, it, expect } from 'vitest';
 import { parseMakerOrderInput, type ParsedMakerOrderInput } from '../../src/domain/maker-order-input.js';
 import { checkOrderRules, privateSaleBuyer, type OrderRuleContext } from '../../src/domain/order-rules.js';

@@ -1,4 +1,4 @@
-// Issue 11 §2: one precedence whatever order the facts arrive in. Every ordering of the facts
+// One precedence whatever order the facts arrive in. Every ordering of the facts
 // that can hold for an ask (and for a bid) is replayed the way the indexer applies them: each
 // fact updates what the chain says, the stored status is re-derived from it (time plays no
 // part), and the status shown is read at the market clock. The shown status must always be the
@@ -55,7 +55,7 @@ function replay(isOrderAsk: boolean, facts: readonly Fact[], undone: readonly Fa
 
 const strongest = (facts: readonly Fact[]) => facts.map((f) => STATUS_OF[f]).reduce(strongerStatus, 'VALID' as OrderStatusName);
 
-describe('status precedence (issue 11 §2)', () => {
+describe('status precedence', () => {
   it('orders the statuses EXECUTED > CANCELLED > EXPIRED > INVALID_OWNER > ERC_APPROVAL > ERC20_BALANCE > ERC20_APPROVAL > VALID', () => {
     expect(STATUS_PRECEDENCE).toEqual(['EXECUTED', 'CANCELLED', 'EXPIRED', 'INVALID_OWNER', 'ERC_APPROVAL', 'ERC20_BALANCE', 'ERC20_APPROVAL', 'VALID']);
   });

@@ -1,4 +1,4 @@
-// uint256 helpers: weiToEther renders wei as ETH exactly (the *Eth GraphQL fields, issue 14).
+// uint256 helpers: weiToEther renders wei as ETH exactly (the *Eth GraphQL fields).
 import { describe, expect, it } from 'vitest';
 import { UINT256_MAX, weiToEther } from '../../src/domain/uint256.js';
 

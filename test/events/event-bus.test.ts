@@ -1,4 +1,4 @@
-// The event bus across instances through a private Redis, and through a Redis outage (issue 13):
+// The event bus across instances through a private Redis, and through a Redis outage:
 // no crash (vitest fails a file on any unhandled rejection), local delivery with a logged
 // warning while Redis is gone, cross-instance delivery again once it is back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Property-based fuzzing of every REST route's parameters and bodies and of GraphQL variables
-// (issue 12). Every generated request must get: no 5xx; the v1 envelope (REST) or typed errors
+//. Every generated request must get: no 5xx; the v1 envelope (REST) or typed errors
 // (GraphQL: every error has an extensions.code); and a refused input writes no row.
 //
 // Default `npm test` runs a short pass. The long mode runs at least 10,000 inputs:

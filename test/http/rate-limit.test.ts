@@ -1,4 +1,4 @@
-// Rate-limit subjects (issue 12) and the shared Redis budget with its outage fallback (issue 13).
+// Rate-limit subjects and the shared Redis budget with its outage fallback.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';

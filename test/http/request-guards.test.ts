@@ -1,4 +1,4 @@
-// Early refusals over a real socket (issue 12): one body limit for every route and transfer
+// Early refusals over a real socket: one body limit for every route and transfer
 // encoding with the connection left usable or closed cleanly, 431 and parse errors in the
 // envelope, CORS without credentials unless allow-listed, no GraphQL over text/plain or forms
 // (CSRF), an introspection switch and a persisted-operations allow-list.

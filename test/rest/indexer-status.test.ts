@@ -1,4 +1,4 @@
-// Issue 11 §4: where the indexer is (GraphQL, REST, /readyz, /metrics), the `hash` filter of
+// Where the indexer is (GraphQL, REST, /readyz, /metrics), the `hash` filter of
 // GET /api/v1/orders, and the market clock seen through the API (EXPIRED by the latest block time
 // when the chain is ahead of the server's clock).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

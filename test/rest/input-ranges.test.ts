@@ -1,4 +1,4 @@
-// Out-of-range and wrongly typed inputs (issue 12): a 400 envelope or a typed GraphQL error that
+// Out-of-range and wrongly typed inputs: a 400 envelope or a typed GraphQL error that
 // names the field, never a 500, never a row.
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// POST /api/v1/orders and /orders/validate answer without a GraphQL execution (issue 10): their
+// POST /api/v1/orders and /orders/validate answer without a GraphQL execution: their
 // JSON must stay byte-identical to what the GraphQL fields behind the v1 shapes give for the same
 // order (RestOrderFields, OrderValidation), for asks, bids, collection offers and params.
 import { Wallet } from 'ethers';

@@ -1,5 +1,5 @@
 // Wei amounts stay decimal strings of wei; the *Eth fields beside them render the same amount in
-// ETH for people (issue 14): Order.priceEth, Sale.priceEth, and every wei field of
+// ETH for people: Order.priceEth, Sale.priceEth, and every wei field of
 // CollectionStats. Exact: the Eth string times 10^18 is the wei string.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCollections, insertOrderBook } from '../fixtures/order-book.js';

@@ -1,4 +1,4 @@
-// MakerOrderInput over GraphQL (issue 14): the fields use the Address, Uint256, UnixTime and
+// MakerOrderInput over GraphQL: the fields use the Address, Uint256, UnixTime and
 // OrderParam scalars, so generated client types are exact; a malformed value is a BAD_USER_INPUT
 // error naming the field (variable path or argument path) with the problem code REST uses, and
 // never reaches the service. Decision (README "Submitting orders"): on GraphQL the format of a

@@ -1,4 +1,4 @@
-// SQL statement budget of the hot read queries (issue 9), counted with the database's onQuery
+// SQL statement budget of the hot read queries, counted with the database's onQuery
 // hook (every statement sent through Prisma or the SQL runner): the nested query at most 2, a
 // page-shaped query (collection + stats + orders + listing rewards) at most 3, whatever the
 // page size, with or without the connection's totalCount (its COUNT travels in the page's

@@ -1,4 +1,4 @@
-// Live events (issue 4): order lifecycle over SSE, in-process and across two instances through
+// Live events: order lifecycle over SSE, in-process and across two instances through
 // Redis, and a status change caused by a chain event picked up by the running indexer.
 import { Wallet } from 'ethers';
 import { afterAll, describe, expect, it } from 'vitest';

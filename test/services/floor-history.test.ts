@@ -1,4 +1,4 @@
-// Issue 11 §3: the floor history follows time. Listings reach their startTime and pass their
+// The floor history follows time. Listings reach their startTime and pass their
 // endTime with no event at all; the history must show the floor at those exact seconds, so that
 // floorChange24h/7d/30d compare against floors that really existed. Time is moved across starts and
 // ends, the catch-up runs as the indexer runs it (on idle ticks and at the start of every batch),

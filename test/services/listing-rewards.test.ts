@@ -1,4 +1,4 @@
-// Listing rewards (spec 2.8, issue 5): the top 5 verified collections with fresh operator-fed
+// Listing rewards (spec 2.8): the top 5 verified collections with fresh operator-fed
 // market data, ranked by global 24h volume, points from configuration, floorGlobal the lower of
 // both floors; and the operator feed itself (admin mutation and CLI), all or nothing.
 import { execFile } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The market clock (issue 11 §2): the later of the wall clock and the latest indexed block time.
+// The market clock: the later of the wall clock and the latest indexed block time.
 import { describe, expect, it } from 'vitest';
 import { createMarketClock } from '../../src/services/market-clock.js';
 

@@ -1,4 +1,4 @@
-// Order submission end to end (issue 3), without chain state (no RPC_URL): orders signed by the
+// Order submission end to end, without chain state (no RPC_URL): orders signed by the
 // original v1 SDK are accepted with the hash ethers 5 computes; every rule has its failure code
 // on REST and on GraphQL; nothing is written for a refused order; the nonce cap holds under a
 // parallel burst; write keys; batches; the dry run.

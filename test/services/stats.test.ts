@@ -1,4 +1,4 @@
-// Collection statistics (spec 2.7, issue 5) against hand-computed numbers: sales recorded through
+// Collection statistics (spec 2.7) against hand-computed numbers: sales recorded through
 // the sales service, listings and floor history at pinned times, read through the stats service,
 // GraphQL and REST. Window edges, partial hours at both ends, empty windows, one-sale and
 // uint256-sized collections, a floor that falls and rises, and a brute-force cross-check of the

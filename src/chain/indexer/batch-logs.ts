@@ -1,4 +1,4 @@
-// The eth_getLogs calls of one batch (issue 11 §5). The exchange and the known collections are
+// The eth_getLogs calls of one batch. The exchange and the known collections are
 // read whole. WETH is busy on a real chain (every swap and transfer moves it) and only matters for
 // accounts with live bids, so its logs are filtered by topic to those accounts in the node:
 // Approval/Deposit/Withdrawal/Transfer with the account as topic1 (owner, dst, src, src), plus

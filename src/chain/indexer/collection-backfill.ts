@@ -1,4 +1,4 @@
-// Backfill of a collection registered after the indexer passed its history (issue 11 §5): its
+// Backfill of a collection registered after the indexer passed its history: its
 // NFT transfers (ownership, supply) and the sales of its fills, from a chosen block up to the
 // block before the live indexer started following it (collections.indexed_from_block, set by the
 // first batch that read it). The two ranges meet exactly, so nothing is applied twice or missed.

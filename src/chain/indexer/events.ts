@@ -1,4 +1,4 @@
-// The chain events the indexer consumes (issue 4), their topics and their decoding. Which contract
+// The chain events the indexer consumes, their topics and their decoding. Which contract
 // emitted a log decides how it is read: the exchange, WETH, or a collection the service knows.
 // ERC-721 Transfer and ERC-20 Transfer share one topic0; ERC-721 indexes the token id (4 topics),
 // ERC-20 puts the amount in data (3 topics). ERC-721 and ERC-1155 ApprovalForAll are the same event.

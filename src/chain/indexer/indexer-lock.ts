@@ -1,4 +1,4 @@
-// One active indexer per database (issue 4): a session-level PostgreSQL advisory lock, taken with
+// One active indexer per database: a session-level PostgreSQL advisory lock, taken with
 // pg_try_advisory_lock on a dedicated connection and held for as long as that connection lives.
 // The indexer writes its batches through that same connection, so an instance whose connection
 // died (and with it the lock, which another instance may now hold) cannot write anything more.

@@ -1,5 +1,5 @@
 // What this process knows about its own indexer, for indexerStatus, /readyz and the Prometheus
-// gauges (issue 11 §4): whether it holds the lease (the advisory lock), the chain head it last
+// gauges: whether it holds the lease (the advisory lock), the chain head it last
 // saw and when its last batch committed. The indexed position itself is read from the database
 // (indexer_cursor), so every instance reports it, lease or not.
 export interface IndexerRuntime {

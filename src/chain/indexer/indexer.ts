@@ -1,4 +1,4 @@
-// The chain indexer (issue 4): follows the exchange, WETH and the known collections in batches of
+// The chain indexer: follows the exchange, WETH and the known collections in batches of
 // blocks up to head - confirmations and keeps every order's status equal to what the chain says
 // (spec 3, with the precedence of src/domain/order-status-rules.ts), plus sales, nonces, token
 // ownership and supply.

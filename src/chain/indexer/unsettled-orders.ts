@@ -1,4 +1,4 @@
-// Orders submitted while the indexer was at work (issue 11 §1). A submission checks the chain at a
+// Orders submitted while the indexer was at work. A submission checks the chain at a
 // block B and stores B with the order (orders.chain_checked_block). An event after B that the
 // indexer applies could be missed by that order: its batch may have scanned for affected orders
 // before the row was committed. So every batch also takes the unsettled orders it can see:
