@@ -1,39 +1,88 @@
 // The only reader of process.env. Parsed and validated once at boot: a bad value stops the
 // process with a message naming the variable, instead of surfacing later as "undefined".
+//
+// Each setting is declared once below: its parser, its default and its meaning (.describe()).
+// docs/configuration.md and .env.example are generated from these declarations
+// (`npm run config:docs`, scripts/print-config-docs.ts) and a test fails when they drift.
 import proxyaddr from 'proxy-addr';
 import * as z from 'zod';
 import { normalizeAddress } from './domain/address.js';
 import { missingNetworkAddresses, resolveNetwork, type Network } from './domain/networks.js';
-import type { DatabaseTimeouts } from './db/database.js';
 
+/**
+ * What the generated docs say about a setting beyond its meaning, kept in zod's metadata
+ * registry by the helpers below so that a default is written once, where it is parsed.
+ */
+type SettingMeta = {
+  /** the value an unset variable reads as, written as it would be in the environment */
+  default?: string;
+  /** a value to show, commented out, in .env.example for a setting without a default */
+  example?: string;
+  /** the only accepted values */
+  values?: readonly string[];
+};
+
+// .meta() takes any keys; this checks ours.
+const meta = (m: SettingMeta) => m;
+
+const SWITCH_VALUES = ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'] as const;
+
+/** On or off; the empty string is refused like any other word outside SWITCH_VALUES. */
 const bool = (fallback: boolean) =>
   z
-    .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+    .enum(SWITCH_VALUES)
     .optional()
-    .transform((v) => (v === undefined ? fallback : ['1', 'true', 'yes', 'on'].includes(v)));
+    .transform((v) => (v === undefined ? fallback : ['1', 'true', 'yes', 'on'].includes(v)))
+    .meta(meta({ default: String(fallback) }));
 
-const int = (fallback: number, min: number, max: number) =>
+/** One word out of a few. */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
+  z.enum(values).default(fallback).meta(meta({ default: fallback, values }));
+
+/** Free text; set but empty stays empty. */
+const text = (fallback: string) => z.string().default(fallback).meta(meta({ default: fallback }));
+
+/** A value read from its text; unset or empty reads as `fallback`, which goes through `parse` too. */
+const parsed = <T>(fallback: string, parse: (v: string, ctx: z.RefinementCtx<string | undefined>) => T) =>
   z
     .string()
     .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
-      if (!/^\d+$/.test(v)) {
-        ctx.addIssue({ code: 'custom', message: `expected a whole number, got "${v}"` });
-        return z.NEVER;
-      }
-      const n = Number(v);
-      if (n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `expected ${min}..${max}, got ${n}` });
-        return z.NEVER;
-      }
-      return n;
-    });
+    .transform((v, ctx) => parse(v === undefined || v === '' ? fallback : v, ctx))
+    .meta(meta({ default: fallback }));
 
+const int = (fallback: number, min: number, max: number) =>
+  parsed(String(fallback), (v, ctx) => {
+    if (!/^\d+$/.test(v)) {
+      ctx.addIssue({ code: 'custom', message: `expected a whole number, got "${v}"` });
+      return z.NEVER;
+    }
+    const n = Number(v);
+    if (n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message: `expected ${min}..${max}, got ${n}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+/** A block number, or a word that stands for something else. */
+const blockOr = <W extends string, R>(fallback: string, word: W, meaning: R) =>
+  parsed(fallback, (v, ctx) => {
+    if (v === word) return meaning;
+    if (!/^\d+$/.test(v)) {
+      ctx.addIssue({ code: 'custom', message: `expected a block number or "${word}", got "${v}"` });
+      return z.NEVER;
+    }
+    return Number(v);
+  });
+
+/** Trimmed; blank reads as unset. */
 const optionalString = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const url = (schemes: RegExp, message: string, example: string) =>
+  optionalString.refine((v) => v === undefined || schemes.test(v), { message }).meta(meta({ example }));
 
 const address = z
   .string()
@@ -66,96 +115,27 @@ const addressList = z
     return out;
   });
 
-const envSchema = z.object({
-  REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), { message: 'must be a redis:// or rediss:// URL' }),
-  INDEXER: z.enum(['on', 'off']).default('on'),
-  INDEXER_START_BLOCK: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '' || v === 'latest') return 'latest' as const;
-      if (!/^\d+$/.test(v)) {
-        ctx.addIssue({ code: 'custom', message: `expected a block number or "latest", got "${v}"` });
-        return z.NEVER;
-      }
-      return Number(v);
-    }),
-  INDEXER_CONFIRMATIONS: int(3, 0, 1000),
-  INDEXER_BATCH_SIZE: int(100, 1, 100_000),
-  INDEXER_POLL_MS: int(2000, 10, 3_600_000),
-  // a collection registered later gets its transfers and sales backfilled from this block ("off": never)
-  INDEXER_BACKFILL_FROM_BLOCK: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return 0;
-      if (v === 'off') return null;
-      if (!/^\d+$/.test(v)) {
-        ctx.addIssue({ code: 'custom', message: `expected a block number or "off", got "${v}"` });
-        return z.NEVER;
-      }
-      return Number(v);
-    }),
-  CHAIN_ID: int(1, 1, 2 ** 31),
-  RPC_URL: optionalString.refine((v) => v === undefined || /^(https?|wss?):\/\//.test(v), {
-    message: 'must be an http(s):// or ws(s):// URL',
-  }),
-  EXCHANGE_ADDRESS: address,
-  WETH_ADDRESS: address,
-  TRANSFER_MANAGER_ERC721_ADDRESS: address,
-  TRANSFER_MANAGER_ERC1155_ADDRESS: address,
-  STRATEGY_STANDARD_SALE_ADDRESSES: addressList,
-  STRATEGY_COLLECTION_OFFER_ADDRESSES: addressList,
-  STRATEGY_PRIVATE_SALE_ADDRESSES: addressList,
-  STRATEGY_DUTCH_AUCTION_ADDRESSES: addressList,
-  PORT: int(4000, 0, 65535),
-  HOST: z.string().default('0.0.0.0'),
-  DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
-    message: 'must be a postgres:// or postgresql:// URL (unset it to use the embedded database)',
-  }),
-  DATABASE_POOL_SIZE: int(10, 1, 500),
-  // How long a stuck PostgreSQL may hold a request; 0 = no limit.
-  DATABASE_CONNECT_TIMEOUT_MS: int(2000, 0, 600_000),
-  DATABASE_STATEMENT_TIMEOUT_MS: int(5000, 0, 3_600_000),
-  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(10_000, 0, 3_600_000),
-  DATABASE_SESSION_TIMEOUT_MS: int(60_000, 0, 3_600_000),
-  HEALTH_CHECK_TIMEOUT_MS: int(1000, 50, 60_000),
-  // Read replica (src/db/read-replica.ts).
-  DATABASE_REPLICA_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
-    message: 'must be a postgres:// or postgresql:// URL of a streaming replica of DATABASE_URL',
-  }),
-  DATABASE_REPLICA_MAX_LAG_MS: int(2000, 0, 3_600_000),
-  DATABASE_REPLICA_PROBE_MS: int(500, 50, 60_000),
-  DATABASE_WAIT_SECONDS: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return 10;
-      if (v === 'forever') return Infinity;
-      if (!/^\d+$/.test(v) || Number(v) > 86_400) {
-        ctx.addIssue({ code: 'custom', message: `expected seconds (0..86400) or "forever", got "${v}"` });
-        return z.NEVER;
-      }
-      return Number(v);
-    }),
-  SHUTDOWN_TIMEOUT_MS: int(8000, 0, 600_000),
-  DATA_DIR: z.string().default('./data'),
-  SEED: bool(true),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  WRITE_API_KEYS: z
-    .string()
-    .optional()
-    .transform((v) => (v === undefined ? [] : v.split(',').map((k) => k.trim()).filter(Boolean))),
-  ADMIN_API_KEY: optionalString.refine((v) => v === undefined || v.length >= 16, {
-    message: 'must be at least 16 characters',
-  }),
-  GRAPHIQL: bool(true),
-  READ_ENGINE: bool(true),
-  RATE_LIMIT_PER_MINUTE: int(120, 0, 1_000_000),
-  MAX_BODY_BYTES: int(1_048_576, 1024, 64 * 1_048_576),
-  MAX_QUERY_COMPLEXITY: int(5000, 10, 1_000_000),
-  MAX_QUERY_DEPTH: int(10, 2, 100),
-  // Facing the internet: rate-limit subjects, proxies.
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
+const serving = {
+  PORT: int(4000, 0, 65535).describe('where to listen; `0` picks a free port'),
+  HOST: text('0.0.0.0').describe('the address to listen on'),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info').describe('pino log level'),
+  GRAPHIQL: bool(true).describe('GraphiQL on /graphql in a browser; `false` in production'),
+  READ_ENGINE: bool(true).describe(
+    'answer queries with one SQL statement that returns the finished JSON (`src/read-engine/`); `false` leaves every field to its resolver (a switch for operators: same answers, slower)',
+  ),
+  REDIS_URL: url(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL', 'redis://127.0.0.1:6379').describe(
+    'live events reach the subscribers of every instance (yoga pubsub over Redis), and all instances draw from one rate-limit budget; unset, or while Redis is unreachable, both stay within each instance (logged)',
+  ),
+  HEALTH_CHECK_TIMEOUT_MS: int(1000, 50, 60_000).describe('`/readyz` waits at most this long for each component'),
+  SHUTDOWN_TIMEOUT_MS: int(8000, 0, 600_000).describe('on SIGTERM/SIGINT, how long in-flight requests may take to finish before the process exits'),
+};
+
+const access = {
+  RATE_LIMIT_PER_MINUTE: int(120, 0, 1_000_000).describe(
+    'requests per minute per client address (no key, or an unknown `X-Looks-Api-Key`), REST and GraphQL; `0` turns rate limiting off',
+  ),
   API_KEYS: z
     .string()
     .optional()
@@ -170,24 +150,10 @@ const envSchema = z.object({
         out.push({ key: m[1]!, perMinute: m[2] === undefined ? undefined : Number(m[2]) });
       }
       return out;
-    }),
-  RATE_LIMIT_API_KEY_PER_MINUTE: int(600, 0, 1_000_000),
-  CORS_ORIGINS: z
-    .string()
-    .optional()
-    .transform((v, ctx): string[] | null => {
-      const list = (v ?? '').split(',').map((p) => p.trim()).filter(Boolean);
-      if (list.length === 0 || list.includes('*')) return null;
-      const bad = list.find((o) => !/^https?:\/\/[^/\s]+$/.test(o));
-      if (bad) {
-        ctx.addIssue({ code: 'custom', message: `expected comma-separated origins like https://app.example.com (no path), "${bad}" is not one` });
-        return z.NEVER;
-      }
-      return list;
-    }),
-  GRAPHQL_INTROSPECTION: bool(true),
-  GRAPHQL_PERSISTED_OPERATIONS: optionalString,
-  GRAPHQL_PERSISTED_ONLY: bool(false),
+    })
+    .meta(meta({ example: 'partner-key-1:1200,partner-key-2' }))
+    .describe('known `X-Looks-Api-Key` values (8+ characters), comma-separated, each `key` or `key:perMinute`; each key has its own budget'),
+  RATE_LIMIT_API_KEY_PER_MINUTE: int(600, 0, 1_000_000).describe('budget of a known key without its own (`API_KEYS`, `WRITE_API_KEYS`)'),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -216,11 +182,124 @@ const envSchema = z.object({
         return z.NEVER;
       }
       return list;
-    }),
-  LISTING_REWARDS_ENABLED: bool(true),
-  LISTING_REWARD_POINTS: z
+    })
+    .meta(meta({ example: 'loopback' }))
+    .describe(
+      'who may name the client in `X-Forwarded-For`: unset = nobody (the socket peer counts), a hop count, or comma-separated addresses/CIDRs/`loopback`/`linklocal`/`uniquelocal` (the load balancer)',
+    ),
+  MAX_BODY_BYTES: int(1_048_576, 1024, 64 * 1_048_576).describe(
+    'larger request bodies get 413 (counted while read, any transfer encoding, REST and GraphQL)',
+  ),
+  CORS_ORIGINS: z
     .string()
-    .default('500,360,200,100,50')
+    .optional()
+    .transform((v, ctx): string[] | null => {
+      const list = (v ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+      if (list.length === 0 || list.includes('*')) return null;
+      const bad = list.find((o) => !/^https?:\/\/[^/\s]+$/.test(o));
+      if (bad) {
+        ctx.addIssue({ code: 'custom', message: `expected comma-separated origins like https://app.example.com (no path), "${bad}" is not one` });
+        return z.NEVER;
+      }
+      return list;
+    })
+    .meta(meta({ example: 'https://app.example.com' }))
+    .describe('browser origins allowed with credentials, comma-separated; unset or `*`: any origin may read, never with credentials'),
+  GRAPHQL_INTROSPECTION: bool(true).describe('`false` refuses `__schema` and `__type`'),
+  GRAPHQL_PERSISTED_OPERATIONS: optionalString
+    .meta(meta({ example: './operations.json' }))
+    .describe('a JSON file `{ "id": "query" }` of operations clients may run by id (`extensions.persistedQuery.sha256Hash`)'),
+  GRAPHQL_PERSISTED_ONLY: bool(false).describe('`true`: /graphql runs only the operations of `GRAPHQL_PERSISTED_OPERATIONS`'),
+  MAX_QUERY_COMPLEXITY: int(5000, 10, 1_000_000).describe('GraphQL cost limit (a connection costs about `first` x its fields)'),
+  MAX_QUERY_DEPTH: int(10, 2, 100).describe('GraphQL depth limit'),
+  WRITE_API_KEYS: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? [] : v.split(',').map((k) => k.trim()).filter(Boolean)))
+    .meta(meta({ example: 'key-one,key-two' }))
+    .describe('comma-separated; when set, order writes need one of them in `X-Looks-Api-Key`'),
+  ADMIN_API_KEY: optionalString
+    .refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' })
+    .meta(meta({ example: 'change-me-to-a-long-random-string' }))
+    .describe('enables the admin mutations (`upsertCollection`, `upsertMarketData`), which need it in the `x-api-key` header; 16+ characters'),
+};
+
+const database = {
+  DATABASE_URL: url(
+    POSTGRES_URL,
+    'must be a postgres:// or postgresql:// URL (unset it to use the embedded database)',
+    'postgresql://postgres@127.0.0.1:5432/marketplace',
+  ).describe('PostgreSQL; unset: the embedded PGlite (PostgreSQL in WASM) under `DATA_DIR`'),
+  DATA_DIR: text('./data').describe('the embedded database\'s folder, or `memory` to keep it in memory'),
+  SEED: bool(true).describe('load the demo marketplace into a newly created embedded database'),
+  DATABASE_POOL_SIZE: int(10, 1, 500).describe(
+    'PostgreSQL connections per instance (instances x pool must stay below the server\'s `max_connections`; a replica gets a pool of the same size)',
+  ),
+  DATABASE_WAIT_SECONDS: parsed('10', (v, ctx) => {
+    if (v === 'forever') return Infinity;
+    if (!/^\d+$/.test(v) || Number(v) > 86_400) {
+      ctx.addIssue({ code: 'custom', message: `expected seconds (0..86400) or "forever", got "${v}"` });
+      return z.NEVER;
+    }
+    return Number(v);
+  }).describe('PostgreSQL unreachable at boot: retry this long, then exit 1; `forever` waits'),
+  DATABASE_CONNECT_TIMEOUT_MS: int(2000, 0, 600_000).describe('to get a pooled PostgreSQL connection (opening one included); `0`: no limit'),
+  DATABASE_STATEMENT_TIMEOUT_MS: int(5000, 0, 3_600_000).describe(
+    'per statement (the server\'s `statement_timeout`; the client gives up 1 s later if the server says nothing); `0`: no limit',
+  ),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(10_000, 0, 3_600_000).describe('PostgreSQL ends a transaction left idle this long, releasing its locks; `0`: no limit'),
+  DATABASE_SESSION_TIMEOUT_MS: int(60_000, 0, 3_600_000).describe(
+    'per statement on dedicated sessions (migrations waiting on their lock, the indexer); `0`: no limit',
+  ),
+  DATABASE_REPLICA_URL: url(
+    POSTGRES_URL,
+    'must be a postgres:// or postgresql:// URL of a streaming replica of DATABASE_URL',
+    'postgresql://postgres@replica-host:5432/marketplace',
+  ).describe('a streaming replica of `DATABASE_URL` (needs it): order lists, collections, stats and listing rewards read there'),
+  DATABASE_REPLICA_MAX_LAG_MS: int(2000, 0, 3_600_000).describe(
+    'a replica further behind than this is not read (reads go to the primary until it catches up)',
+  ),
+  DATABASE_REPLICA_PROBE_MS: int(500, 50, 60_000).describe('how often the replica\'s replayed WAL position is compared with the primary\'s'),
+};
+
+const chain = {
+  CHAIN_ID: int(1, 1, 2 ** 31).describe('selects the built-in address book (1 mainnet, 5 Goerli); another chain needs its addresses below'),
+  RPC_URL: url(/^(https?|wss?):\/\//, 'must be an http(s):// or ws(s):// URL', 'http://127.0.0.1:8545').describe(
+    'JSON-RPC node: chain checks on submission, and the chain indexer; unset: both off',
+  ),
+  INDEXER: oneOf(['on', 'off'], 'on').describe('`off`: no chain indexer in this process (`npm run indexer` runs it alone)'),
+  INDEXER_START_BLOCK: blockOr('latest', 'latest', 'latest' as const).describe('first block when nothing was indexed yet'),
+  INDEXER_CONFIRMATIONS: int(3, 0, 1000).describe('blocks left below the head'),
+  INDEXER_BATCH_SIZE: int(100, 1, 100_000).describe('blocks per batch'),
+  INDEXER_POLL_MS: int(2000, 10, 3_600_000).describe('pause when caught up (also a standby\'s retry period for the indexer lease)'),
+  INDEXER_BACKFILL_FROM_BLOCK: blockOr('0', 'off', null).describe(
+    'a collection registered later gets its transfers and sales backfilled from this block; `off`: never',
+  ),
+};
+
+// A chain without a built-in address book needs the four that missingNetworkAddresses() names.
+const addresses = {
+  EXCHANGE_ADDRESS: address.describe('the exchange contract'),
+  WETH_ADDRESS: address.describe('WETH'),
+  TRANSFER_MANAGER_ERC721_ADDRESS: address.describe('the ERC-721 transfer manager'),
+  TRANSFER_MANAGER_ERC1155_ADDRESS: address.describe('the ERC-1155 transfer manager'),
+  STRATEGY_STANDARD_SALE_ADDRESSES: addressList.describe('fixed-price strategies, comma-separated'),
+  STRATEGY_COLLECTION_OFFER_ADDRESSES: addressList.describe('collection-offer strategies, comma-separated'),
+  STRATEGY_PRIVATE_SALE_ADDRESSES: addressList.describe('private-sale strategies, comma-separated'),
+  STRATEGY_DUTCH_AUCTION_ADDRESSES: addressList.describe('Dutch-auction strategies, comma-separated'),
+};
+
+const orders = {
+  SIGNATURE_WORKERS: int(0, 0, 256).describe(
+    'worker threads verifying order signatures; `0` verifies on the main thread, the faster choice with the native crypto addon (a check costs less than handing it to a thread); threads pay off on the pure-JS fallback',
+  ),
+  // Read by src/domain/crypto-backend.ts as it loads, before this module runs (hashing picks its
+  // backend on import, also in worker threads); declared here so a typo stops the boot.
+  CRYPTO_BACKEND: oneOf(['native', 'js'], 'native').describe(
+    '`js` skips the native keccak/libsecp256k1 addons and hashes and recovers in pure JS, as a start does by itself when the addons do not load; the start log names the backend',
+  ),
+  LISTING_REWARDS_ENABLED: bool(true).describe('`false`: listing rewards answer `data: null`'),
+  LISTING_REWARD_POINTS: text('500,360,200,100,50')
     .transform((v, ctx) => {
       const parts = v.split(',').map((p) => p.trim());
       if (parts.length !== 5 || parts.some((p) => !/^\d+$/.test(p))) {
@@ -228,61 +307,36 @@ const envSchema = z.object({
         return z.NEVER;
       }
       return parts.map(Number);
-    }),
-  GLOBAL_DATA_MAX_AGE_SECONDS: int(86_400, 1, 365 * 86_400),
-  // 0: with native recovery a check costs about 0.1 ms, less than a round trip to a worker thread
-  SIGNATURE_WORKERS: int(0, 0, 256),
-});
-
-export type Config = {
-  /** the chain's address book with env overrides applied (src/domain/networks.ts) */
-  network: Network;
-  rpcUrl: string | undefined;
-  /** live events reach every instance through Redis when set; in-process otherwise */
-  redisUrl: string | undefined;
-  /** the chain indexer; runs in the service process when RPC_URL is set and INDEXER=on */
-  indexer: { enabled: boolean; startBlock: number | 'latest'; confirmations: number; batchSize: number; pollMs: number; backfillFromBlock: number | null };
-  port: number;
-  host: string;
-  databaseUrl: string | undefined;
-  databasePoolSize: number;
-  /** PostgreSQL connection, statement, idle-in-transaction and session timeouts (src/db/database.ts) */
-  databaseTimeouts: DatabaseTimeouts;
-  /** /readyz waits at most this long for each component */
-  healthCheckTimeoutMs: number;
-  /** reads may go to this streaming replica of databaseUrl (src/db/read-replica.ts) */
-  databaseReplica: { url: string; maxLagMs: number; probeMs: number } | undefined;
-  /** how long boot retries an unreachable PostgreSQL before giving up (Infinity: wait for it) */
-  databaseWaitSeconds: number;
-  /** SIGTERM/SIGINT: how long in-flight requests may take to finish before the process exits */
-  shutdownTimeoutMs: number;
-  /** a folder for the embedded database, or 'memory' */
-  dataDir: string;
-  seed: boolean;
-  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-  adminApiKey: string | undefined;
-  /** when non-empty, order writes need one of these in X-Looks-Api-Key */
-  writeApiKeys: string[];
-  graphiql: boolean;
-  /** queries answered by one SQL statement returning JSON (src/read-engine/); false: by the resolvers only */
-  readEngine: boolean;
-  rateLimitPerMinute: number;
-  /** known API keys (API_KEYS, WRITE_API_KEYS) and each one's per-minute budget */
-  apiKeyLimits: Map<string, number>;
-  /** which proxies may name the client in X-Forwarded-For (src/http/rate-limit.ts) */
-  trustProxy: false | number | string[];
-  /** browser origins allowed with credentials; null: any origin, never with credentials */
-  corsOrigins: string[] | null;
-  graphqlIntrospection: boolean;
-  /** a JSON file { "id": "query" } of operations clients may run by id; with persistedOnly nothing else runs */
-  persistedOperations: { file: string | undefined; only: boolean };
-  maxBodyBytes: number;
-  maxQueryComplexity: number;
-  maxQueryDepth: number;
-  listingRewards: { enabled: boolean; points: number[]; maxAgeSeconds: number };
-  /** worker threads verifying order signatures; 0 = on the main thread */
-  signatureWorkers: number;
+    })
+    .describe('listing-reward points per snapshot by rank, five comma-separated whole numbers'),
+  GLOBAL_DATA_MAX_AGE_SECONDS: int(86_400, 1, 365 * 86_400).describe('older external market data does not count for listing rewards'),
 };
+
+/** The settings in the groups the generated docs present them in. */
+const GROUPS = [
+  { title: 'Serving', settings: serving },
+  { title: 'Limits and access', settings: access },
+  {
+    title: 'Database',
+    about:
+      'The timeouts bound how long a stuck PostgreSQL may hold a request: past one, the request answers 503 with `Retry-After` instead of hanging.',
+    settings: database,
+  },
+  { title: 'Chain and indexer', settings: chain },
+  {
+    title: 'Contract addresses',
+    about:
+      'Chains 1 and 5 have built-in address books; each variable overrides one entry. Another `CHAIN_ID` needs `EXCHANGE_ADDRESS`, `WETH_ADDRESS`, `STRATEGY_STANDARD_SALE_ADDRESSES` and `STRATEGY_COLLECTION_OFFER_ADDRESSES`: the service refuses to start without them.',
+    settings: addresses,
+  },
+  { title: 'Orders and listing rewards', settings: orders },
+] as const;
+
+const envSchema = z.object({ ...serving, ...access, ...database, ...chain, ...addresses, ...orders });
+
+type Env = z.infer<typeof envSchema>;
+
+export type Config = ReturnType<typeof configFrom>;
 
 export class ConfigError extends Error {}
 
@@ -305,21 +359,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URL: needs DATABASE_URL (a replica of the embedded database does not exist)');
   }
   const network = resolveNetwork(e.CHAIN_ID, {
-      exchange: e.EXCHANGE_ADDRESS,
-      weth: e.WETH_ADDRESS,
-      transferManagerERC721: e.TRANSFER_MANAGER_ERC721_ADDRESS,
-      transferManagerERC1155: e.TRANSFER_MANAGER_ERC1155_ADDRESS,
-      standardSale: e.STRATEGY_STANDARD_SALE_ADDRESSES,
-      collectionOffer: e.STRATEGY_COLLECTION_OFFER_ADDRESSES,
-      privateSale: e.STRATEGY_PRIVATE_SALE_ADDRESSES,
-      dutchAuction: e.STRATEGY_DUTCH_AUCTION_ADDRESSES,
+    exchange: e.EXCHANGE_ADDRESS,
+    weth: e.WETH_ADDRESS,
+    transferManagerERC721: e.TRANSFER_MANAGER_ERC721_ADDRESS,
+    transferManagerERC1155: e.TRANSFER_MANAGER_ERC1155_ADDRESS,
+    standardSale: e.STRATEGY_STANDARD_SALE_ADDRESSES,
+    collectionOffer: e.STRATEGY_COLLECTION_OFFER_ADDRESSES,
+    privateSale: e.STRATEGY_PRIVATE_SALE_ADDRESSES,
+    dutchAuction: e.STRATEGY_DUTCH_AUCTION_ADDRESSES,
   });
   // Cross-variable checks: a chain without its contracts boots and then fails every order.
   const missing = missingNetworkAddresses(network).map(
     (m) => `  ${NETWORK_VARIABLE[m] ?? m}: chain ${e.CHAIN_ID} has no built-in ${m} address; set it`,
   );
   if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
+  return configFrom(e, network);
+}
+
+/** The shape the code uses: grouped by the part that reads it. The variables' meanings are above. */
+function configFrom(e: Env, network: Network) {
   return {
+    /** the chain's address book with the address variables applied (src/domain/networks.ts) */
     network,
     rpcUrl: e.RPC_URL,
     redisUrl: e.REDIS_URL,
@@ -329,12 +389,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       confirmations: e.INDEXER_CONFIRMATIONS,
       batchSize: e.INDEXER_BATCH_SIZE,
       pollMs: e.INDEXER_POLL_MS,
+      /** null: never backfill */
       backfillFromBlock: e.INDEXER_BACKFILL_FROM_BLOCK,
     },
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    /** PostgreSQL timeouts in ms, 0 = no limit (src/db/database.ts) */
     databaseTimeouts: {
       connectMs: e.DATABASE_CONNECT_TIMEOUT_MS,
       statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
@@ -342,11 +404,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionMs: e.DATABASE_SESSION_TIMEOUT_MS,
     },
     healthCheckTimeoutMs: e.HEALTH_CHECK_TIMEOUT_MS,
+    /** reads may go to this streaming replica of databaseUrl (src/db/read-replica.ts) */
     databaseReplica: e.DATABASE_REPLICA_URL
       ? { url: e.DATABASE_REPLICA_URL, maxLagMs: e.DATABASE_REPLICA_MAX_LAG_MS, probeMs: e.DATABASE_REPLICA_PROBE_MS }
       : undefined,
+    /** Infinity: wait for PostgreSQL as long as it takes */
     databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    /** a folder for the embedded database, or 'memory' */
     dataDir: e.DATA_DIR,
     seed: e.SEED,
     logLevel: e.LOG_LEVEL,
@@ -355,11 +420,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphiql: e.GRAPHIQL,
     readEngine: e.READ_ENGINE,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
-    apiKeyLimits: new Map([
+    /** known API keys (API_KEYS, WRITE_API_KEYS) and each one's per-minute budget */
+    apiKeyLimits: new Map<string, number>([
       ...e.WRITE_API_KEYS.map((k) => [k, e.RATE_LIMIT_API_KEY_PER_MINUTE] as const),
       ...e.API_KEYS.map(({ key, perMinute }) => [key, perMinute ?? e.RATE_LIMIT_API_KEY_PER_MINUTE] as const),
     ]),
+    /** false: nobody; a hop count; or the trusted addresses (src/http/rate-limit.ts) */
     trustProxy: e.TRUST_PROXY,
+    /** null: any origin, never with credentials */
     corsOrigins: e.CORS_ORIGINS,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
     persistedOperations: { file: e.GRAPHQL_PERSISTED_OPERATIONS, only: e.GRAPHQL_PERSISTED_ONLY },
@@ -371,6 +439,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       points: e.LISTING_REWARD_POINTS,
       maxAgeSeconds: e.GLOBAL_DATA_MAX_AGE_SECONDS,
     },
+    /** 0: on the main thread */
     signatureWorkers: e.SIGNATURE_WORKERS,
   };
+}
+
+/** One setting as the generated docs present it. */
+export type SettingDoc = SettingMeta & { name: string; description: string };
+
+/** The declarations above, read back for docs/configuration.md and .env.example. */
+export function describeSettings(): { title: string; about?: string; settings: SettingDoc[] }[] {
+  return GROUPS.map((group) => ({
+    title: group.title,
+    ...('about' in group ? { about: group.about } : {}),
+    settings: Object.entries(group.settings).map(([name, schema]) => {
+      const { description, ...rest } = metaOf(schema);
+      if (!description) throw new Error(`${name} has no .describe() in src/config.ts`);
+      return { name, description, ...rest };
+    }),
+  }));
+}
+
+/** A schema's metadata, merged with that of what a .transform() was applied to. */
+function metaOf(schema: z.ZodType): SettingMeta & { description?: string } {
+  const inner = schema instanceof z.ZodPipe ? metaOf(schema.in as z.ZodType) : {};
+  return { ...inner, ...(z.globalRegistry.get(schema) as (SettingMeta & { description?: string }) | undefined) };
 }
