@@ -3,7 +3,7 @@
 // process from installed packages: nothing is loaded from a CDN.
 import type { Plugin } from 'graphql-yoga';
 import { API_PREFIX } from '../rest/routes.js';
-import { openApiJson } from '../rest/openapi/openapi-document.js';
+import { servedOpenApiJson } from '../rest/openapi/openapi-document.js';
 import type { Services } from '../services/index.js';
 import type { MarketplaceOverview } from '../services/overview.js';
 import { renderLandingPage } from './pages/landing-page.js';
@@ -46,7 +46,7 @@ export function usePages(opts: Options): Plugin {
         ),
       );
     }
-    if (path === OPENAPI_PATH) return new Response(openApiJson(), { headers: { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*' } });
+    if (path === OPENAPI_PATH) return new Response(await servedOpenApiJson(opts.services), { headers: { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*' } });
     if (path === REST_DOCS_PATH || path === `${REST_DOCS_PATH}/`) return html(renderRestDocsPage(REST_DOCS_PATH, OPENAPI_PATH));
     if (path.startsWith(`${REST_DOCS_PATH}/`)) return restDocsAsset(path.slice(REST_DOCS_PATH.length + 1));
     return null;

@@ -1,9 +1,18 @@
 // Reads a JSON request body with a size limit (also for bodies sent without Content-Length).
+// The body must be labelled JSON, as the OpenAPI document says: anything else is 415 before it
+// is read. v1 clients send application/json (axios and the SDK's users do for an object body);
+// a text/plain or form body is what a cross-site form or a fetch() of a bare string sends.
 import { bufferedBody } from '../http/request-context.js';
 import { fail } from './envelope.js';
 import { RestFailure } from './execute.js';
 
+/** application/json with any parameters (charset), in any letter case. */
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  if (!JSON_TYPE.test(request.headers.get('content-type') ?? '')) {
+    throw new RestFailure(fail(415, 'The request body must be JSON sent as Content-Type: application/json', undefined, { Accept: 'application/json' }));
+  }
   // Read already, within the limit, by the body guard (src/http/request-guards.ts).
   const guarded = bufferedBody(request);
   if (guarded) return parseJson(Buffer.from(guarded.buffer, guarded.byteOffset, guarded.byteLength).toString('utf8'));

@@ -15,7 +15,7 @@ export const OrderResponse = z
   .strictObject({
     hash: hash.meta({ description: 'EIP-712 struct hash of the maker order' }),
     collectionAddress: address,
-    tokenId: uint,
+    tokenId: uint.nullable().meta({ description: 'null for a collection offer (signed and hashed as 0)' }),
     isOrderAsk: z.boolean(),
     signer: address,
     strategy: address,
@@ -138,7 +138,7 @@ export const IndexerStatusResponse = z
     updatedAt: unixTime.nullable().meta({ description: 'when the cursor last moved' }),
     running: z.boolean().meta({ description: 'this instance runs an indexer loop' }),
     holdsLease: z.boolean().meta({ description: 'this instance holds the indexer lease (it is the one writing)' }),
-    lastError: z.string().nullable(),
+    // The indexer's last error stays out of public answers (it can name the RPC host); the log has it.
   })
   .meta({ id: 'IndexerStatus' });
 

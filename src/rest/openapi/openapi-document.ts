@@ -1,20 +1,48 @@
 // The OpenAPI 3.1 document of /api/v1, generated from the zod schemas the handlers validate
 // with (request-schemas.ts) and the response schemas (response-schemas.ts) by zod's own
-// toJSONSchema (JSON Schema 2020-12, the dialect of OpenAPI 3.1). Built once per process.
+// toJSONSchema (JSON Schema 2020-12, the dialect of OpenAPI 3.1). It is the contract:
+// test/rest/openapi-contract.test.ts validates real answers of every route against it and
+// test/rest/openapi-lint.test.ts lints it with Redocly's recommended rules.
 import * as z from 'zod';
+import type { Services } from '../../services/index.js';
 import { API_PREFIX } from '../routes.js';
 import { FailureEnvelope, okEnvelope } from '../response-schemas.js';
-import { ROUTE_DOCS, type RouteDoc } from './route-docs.js';
+import { signOrderExamples, TEMPLATE_ORDER_EXAMPLES, type OrderExamples } from './order-examples.js';
+import { routeDocs, type RouteDoc } from './route-docs.js';
 
 type JsonSchema = Record<string, unknown>;
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad request: `errors[]` lists every problem',
-  401: 'A write key is required (X-Looks-Api-Key)',
-  413: 'Request body too large',
-  415: 'The body must be JSON',
-  429: 'Rate limited: retry after `Retry-After` seconds',
-  500: 'Internal error (never with internals)',
+/** What each failure status means; every route answers 429, 500 and 503, the others per route. */
+const FAILURES: Record<number, { description: string; retryAfter?: string }> = {
+  400: { description: 'Bad request: `errors[]` lists every problem' },
+  401: { description: 'A write key is required: `X-Looks-Api-Key` is missing or not one of `WRITE_API_KEYS`' },
+  413: { description: 'Request body too large (`MAX_BODY_BYTES`)' },
+  415: { description: 'The body must be sent as `Content-Type: application/json`' },
+  429: { description: 'Rate limited', retryAfter: 'seconds until the budget has room again' },
+  500: { description: 'Internal error (never with internals)' },
+  503: { description: 'The database is not answering: retry later', retryAfter: 'seconds to wait before retrying' },
+};
+const EVERY_ROUTE_FAILS_WITH = [429, 500, 503];
+
+const WRITE_KEY = 'writeKey';
+const ADMIN_KEY = 'adminKey';
+
+const SECURITY_SCHEMES = {
+  [WRITE_KEY]: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Looks-Api-Key',
+    description:
+      'An API key. Order writes (POST /orders) need one of `WRITE_API_KEYS` when the deployment sets them; on reads a known key ' +
+      '(`API_KEYS`, `WRITE_API_KEYS`) has its own rate-limit budget instead of the per-address one.',
+  },
+  [ADMIN_KEY]: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description:
+      'The operator key (`ADMIN_API_KEY`) of the administration mutations of the GraphQL API (`POST /graphql`). No route of this REST API takes it.',
+  },
 };
 
 /** Schemas named with meta({ id }) become components; references point there. */
@@ -27,6 +55,7 @@ function collector() {
     delete json.$defs;
     const relink = (s: unknown): any => JSON.parse(JSON.stringify(s).replaceAll('"#/$defs/', '"#/components/schemas/'));
     for (const [id, def] of Object.entries(defs)) components[id] = relink(def);
+    // A schema that has an id itself comes back as a $ref to its own definition.
     return relink(json);
   };
   return { components, convert };
@@ -44,13 +73,24 @@ function queryParameters(query: z.ZodObject, convert: (s: z.ZodType, io: 'input'
   });
 }
 
+function failureResponse(status: number) {
+  const { description, retryAfter } = FAILURES[status]!;
+  return {
+    description,
+    ...(retryAfter ? { headers: { 'Retry-After': { description: retryAfter, schema: { type: 'integer', minimum: 0 } } } } : {}),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } },
+  };
+}
+
 function operation(path: string, method: string, doc: RouteDoc, convert: ReturnType<typeof collector>['convert']) {
-  const failures = [400, ...(doc.failures ?? []), 429, 500];
+  const failures = [...doc.failures, ...EVERY_ROUTE_FAILS_WITH];
   return {
     operationId: `${method.toLowerCase()}${path.replace(/(^|[/-])(\w)/g, (_, __, c: string) => c.toUpperCase())}`,
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
     tags: [doc.tag],
+    // the key first: a client that has one should send it
+    ...(doc.writeKey ? { security: [{ [WRITE_KEY]: [] }, {}] } : {}),
     parameters: queryParameters(doc.query, convert),
     ...(doc.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: convert(doc.body.schema, 'input'), example: doc.body.example } } } }
@@ -65,21 +105,17 @@ function operation(path: string, method: string, doc: RouteDoc, convert: ReturnT
           },
         },
       },
-      ...Object.fromEntries(
-        failures.map((status) => [
-          status,
-          { description: STATUS_TEXT[status] ?? 'Failure', content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } },
-        ]),
-      ),
+      ...Object.fromEntries(failures.map((status) => [status, failureResponse(status)])),
     },
   };
 }
 
-export function buildOpenApiDocument(serverUrl = '/') {
+/** The document, with the given order examples (the served one signs fresh ones). */
+export function buildOpenApiDocument(orderExamples: OrderExamples = TEMPLATE_ORDER_EXAMPLES) {
   const { components, convert } = collector();
-  components.Failure = convert(FailureEnvelope, 'output');
+  convert(FailureEnvelope, 'output'); // registers the Failure component the failure responses point to
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const [path, methods] of Object.entries(ROUTE_DOCS)) {
+  for (const [path, methods] of Object.entries(routeDocs(orderExamples))) {
     for (const [method, doc] of Object.entries(methods)) {
       (paths[`${API_PREFIX}${path}`] ??= {})[method.toLowerCase()] = operation(path, method, doc!, convert);
     }
@@ -90,18 +126,35 @@ export function buildOpenApiDocument(serverUrl = '/') {
       title: 'Marketplace REST API v1',
       version: '1.0.0',
       description:
-        'The LooksRare v1 compatible REST layer: the v1 paths, parameters and JSON envelope. Every answer is `{success, message, data}`. Examples are answers on the demo marketplace (`npm start` seeds it).',
+        'The LooksRare v1 compatible REST layer: the v1 paths, parameters and JSON envelope. Every answer is `{success, message, data}`. ' +
+        'Examples are answers on the demo marketplace (`npm start` seeds it).',
     },
-    servers: [{ url: serverUrl }],
-    tags: [{ name: 'Orders' }, { name: 'Collections' }, { name: 'Indexer' }],
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'Orders', description: 'The order book: list, submit and check signed maker orders, next nonces' },
+      { name: 'Collections', description: 'Collections, their statistics and listing rewards' },
+      { name: 'Indexer', description: 'Where the chain indexer is' },
+    ],
+    // Reads take no key; one, when sent, selects its own rate-limit budget.
+    security: [{}, { [WRITE_KEY]: [] }],
     paths,
-    components: { schemas: components },
+    components: { schemas: components, securitySchemes: SECURITY_SCHEMES },
   };
 }
 
-let cached: string | undefined;
-/** The document as JSON text (built on first use). */
-export function openApiJson(): string {
-  cached ??= JSON.stringify(buildOpenApiDocument());
-  return cached;
+/** A served document is built at most this often (a fresh signature, a nonce read, ~10 ms of schema conversion). */
+const SERVED_TTL_MS = 1000;
+const served = new WeakMap<Services, { at: number; json: Promise<string> }>();
+
+/** The document as served: its POST examples signed now, so they work when tried. */
+export function servedOpenApiJson(services: Services): Promise<string> {
+  const at = Date.now();
+  const last = served.get(services);
+  if (last && at - last.at < SERVED_TTL_MS) return last.json;
+  // without the database (no nonce to sign at) the document is still served, with the template
+  const json = signOrderExamples(services)
+    .catch(() => TEMPLATE_ORDER_EXAMPLES)
+    .then((ex) => JSON.stringify(buildOpenApiDocument(ex)));
+  served.set(services, { at, json });
+  return json;
 }

@@ -1,6 +1,7 @@
 // What the OpenAPI document says about each v1 route: the request schemas the handlers validate
-// with, the response schemas, and which demo answer is its example. Keyed like ROUTES in
-// ../routes.ts; test/rest/openapi.test.ts fails when the two tables differ.
+// with, the response schemas, the statuses it can answer, and which demo answer is its example.
+// Keyed like ROUTES in ../routes.ts; test/rest/openapi.test.ts fails when the two tables differ.
+// The order examples are a parameter: the served document signs a fresh one (order-examples.ts).
 import * as z from 'zod';
 import { AddressQuery, EmptyQuery, OrdersQuery } from '../request-schemas.js';
 import {
@@ -13,6 +14,7 @@ import {
   ValidateOrderResponse,
 } from '../response-schemas.js';
 import examples from './examples.json' with { type: 'json' };
+import { TEMPLATE_ORDER_EXAMPLES, type OrderExamples } from './order-examples.js';
 
 export interface RouteDoc {
   summary: string;
@@ -21,90 +23,111 @@ export interface RouteDoc {
   query: z.ZodObject;
   body?: { schema: z.ZodType; example: unknown };
   response: { status: 200 | 201; data: z.ZodType; example: unknown };
-  /** failure statuses the route can answer besides 400/429/500 */
-  failures?: number[];
+  /** failure statuses the route answers besides those of every route (429, 500, 503) */
+  failures: number[];
+  /** needs X-Looks-Api-Key when the deployment sets WRITE_API_KEYS */
+  writeKey?: boolean;
 }
 
-export const ROUTE_DOCS: Record<string, Partial<Record<'GET' | 'POST', RouteDoc>>> = {
-  '/orders': {
-    GET: {
-      summary: 'List orders',
-      description: 'Filtered, sorted, keyset-paged orders. Paging with the cursor returns every matching order exactly once.',
-      tag: 'Orders',
-      query: OrdersQuery,
-      response: { status: 200, data: z.array(OrderResponse), example: examples.orders },
-    },
-    POST: {
-      summary: 'Submit a signed maker order',
-      description:
-        'Answers 201 with the stored order, or 400 whose `errors[]` lists every problem with a code from the closed `OrderProblemCode` set. With `WRITE_API_KEYS` set, needs `X-Looks-Api-Key`.',
-      tag: 'Orders',
-      query: EmptyQuery,
-      body: { schema: MakerOrderBody, example: examples.makerOrder },
-      response: { status: 201, data: OrderResponse, example: examples.orders[0] },
-      failures: [401, 413, 415],
-    },
-  },
-  '/orders/validate': {
-    POST: {
-      summary: 'Check a maker order without storing it',
-      tag: 'Orders',
-      query: EmptyQuery,
-      body: { schema: MakerOrderBody, example: examples.makerOrder },
-      response: { status: 200, data: ValidateOrderResponse, example: { hash: examples.orders[0]!.hash, signer: examples.makerOrder.signer, valid: true, problems: [] } },
-      failures: [413, 415],
-    },
-  },
-  '/orders/nonce': {
-    GET: {
-      summary: "The signer's next free order nonce",
-      tag: 'Orders',
-      query: AddressQuery,
-      response: { status: 200, data: z.string().regex(/^(0|[1-9]\d*)$/), example: examples.nonce },
-    },
-  },
-  '/collections': {
-    GET: {
-      summary: 'One collection',
-      description: '`data` is null when no collection has this address.',
-      tag: 'Collections',
-      query: AddressQuery,
-      response: { status: 200, data: CollectionResponse.nullable(), example: examples.collection },
-    },
-  },
-  '/collections/stats': {
-    GET: {
-      summary: "A collection's statistics",
-      description: '`data` is null when no collection has this address.',
-      tag: 'Collections',
-      query: AddressQuery,
-      response: { status: 200, data: CollectionStatsResponse.nullable(), example: examples.collectionStats },
-    },
-  },
-  '/collections/listing-rewards': {
-    GET: {
-      summary: 'Listing rewards: the top collections and their points',
-      description: '`data` is null when listing rewards are disabled.',
-      tag: 'Collections',
-      query: EmptyQuery,
-      response: { status: 200, data: z.array(ListingRewardResponse).nullable(), example: examples.listingRewards },
-    },
-  },
-  '/indexer/status': {
-    GET: {
-      summary: 'Where the chain indexer is',
-      description: 'Poll it before trusting a status change to be visible: head and indexed block, lag, the last event, whether this instance holds the indexer lease.',
-      tag: 'Indexer',
-      query: EmptyQuery,
-      response: {
-        status: 200,
-        data: IndexerStatusResponse,
-        example: {
-          chainId: 1, headBlock: 21000012, headTimestamp: 1795000044, indexedBlock: 21000009, indexedBlockTimestamp: 1795000008,
-          confirmations: 3, lagBlocks: 3, lagSeconds: 36, lastEventBlock: 21000007, lastEventTimestamp: 1794999984,
-          updatedAt: 1795000010, running: true, holdsLease: true, lastError: null,
-        },
+export type RouteDocs = Record<string, Partial<Record<'GET' | 'POST', RouteDoc>>>;
+
+export function routeDocs(orderExamples: OrderExamples): RouteDocs {
+  return {
+    '/orders': {
+      GET: {
+        summary: 'List orders',
+        description: 'Filtered, sorted, keyset-paged orders. Paging with the cursor returns every matching order exactly once.',
+        tag: 'Orders',
+        query: OrdersQuery,
+        response: { status: 200, data: z.array(OrderResponse), example: examples.orders },
+        failures: [400],
+      },
+      POST: {
+        summary: 'Submit a signed maker order',
+        description:
+          'Answers 201 with the stored order, or 400 whose `errors[]` lists every problem with a code from the closed `OrderProblemCode` set. ' +
+          'With `WRITE_API_KEYS` set, needs `X-Looks-Api-Key`. The body is JSON, sent as `Content-Type: application/json` (anything else: 415). ' +
+          'The example is signed by a demo wallet when this document is served: on the demo marketplace it is stored as is (reload for a new one).',
+        tag: 'Orders',
+        query: EmptyQuery,
+        body: { schema: MakerOrderBody, example: orderExamples.makerOrder },
+        response: { status: 201, data: OrderResponse, example: orderExamples.order },
+        failures: [400, 401, 413, 415],
+        writeKey: true,
       },
     },
-  },
-};
+    '/orders/validate': {
+      POST: {
+        summary: 'Check a maker order without storing it',
+        description:
+          'Every rule POST /orders applies, nothing stored: 200 with `valid` and every problem. 400 only for a body that is not JSON. ' +
+          'The body is JSON, sent as `Content-Type: application/json` (anything else: 415).',
+        tag: 'Orders',
+        query: EmptyQuery,
+        body: { schema: MakerOrderBody, example: orderExamples.makerOrder },
+        response: { status: 200, data: ValidateOrderResponse, example: orderExamples.validation },
+        failures: [400, 413, 415],
+      },
+    },
+    '/orders/nonce': {
+      GET: {
+        summary: "The signer's next free order nonce",
+        tag: 'Orders',
+        query: AddressQuery,
+        response: { status: 200, data: z.string().regex(/^(0|[1-9]\d*)$/), example: examples.nonce },
+        failures: [400],
+      },
+    },
+    '/collections': {
+      GET: {
+        summary: 'One collection',
+        description: '`data` is null when no collection has this address.',
+        tag: 'Collections',
+        query: AddressQuery,
+        response: { status: 200, data: CollectionResponse.nullable(), example: examples.collection },
+        failures: [400],
+      },
+    },
+    '/collections/stats': {
+      GET: {
+        summary: "A collection's statistics",
+        description: '`data` is null when no collection has this address.',
+        tag: 'Collections',
+        query: AddressQuery,
+        response: { status: 200, data: CollectionStatsResponse.nullable(), example: examples.collectionStats },
+        failures: [400],
+      },
+    },
+    '/collections/listing-rewards': {
+      GET: {
+        summary: 'Listing rewards: the top collections and their points',
+        description: '`data` is null when listing rewards are disabled.',
+        tag: 'Collections',
+        query: EmptyQuery,
+        response: { status: 200, data: z.array(ListingRewardResponse).nullable(), example: examples.listingRewards },
+        failures: [],
+      },
+    },
+    '/indexer/status': {
+      GET: {
+        summary: 'Where the chain indexer is',
+        description: 'Poll it before trusting a status change to be visible: head and indexed block, lag, the last event, whether this instance holds the indexer lease.',
+        tag: 'Indexer',
+        query: EmptyQuery,
+        response: {
+          status: 200,
+          data: IndexerStatusResponse,
+          example: {
+            chainId: 1, headBlock: 21000012, headTimestamp: 1795000044, indexedBlock: 21000009, indexedBlockTimestamp: 1795000008,
+            confirmations: 3, lagBlocks: 3, lagSeconds: 36, lastEventBlock: 21000007, lastEventTimestamp: 1794999984,
+            updatedAt: 1795000010, running: true, holdsLease: true,
+          },
+        },
+        failures: [],
+      },
+    },
+  };
+}
+
+/** The table with the fixed order examples (a demo order, as a template): for tests and tools. */
+export const ROUTE_DOCS = routeDocs(TEMPLATE_ORDER_EXAMPLES);

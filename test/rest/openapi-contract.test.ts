@@ -1,0 +1,278 @@
+// The served OpenAPI document is the contract of /api/v1. Every documented operation is tried
+// through the whole app (yoga.fetch): its examples, then valid and invalid requests built from the
+// demo data, over the write key, the body limit and content types, a rate-limited instance and a
+// database that fails (500) or does not answer (503). Every answer must be one the document
+// allows for that operation (status, content type, headers, body against the schema with ajv),
+// and every documented status of every operation must have been seen.
+import { Wallet } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boot, type Running } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/database.js';
+import { DEMO_COLLECTIONS, demoCollectionAddress, DEMO_WALLETS, seedDemo } from '../../src/db/seed-demo.js';
+import type { SqlRunner } from '../../src/db/sql-runner.js';
+import { createLogger } from '../../src/logger.js';
+import { signWithEthers6, standardAsk, type MakerOrderBody } from '../helpers/maker-orders.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { backendName } from '../helpers/test-database.js';
+import { openApiChecker, type OpenApiDoc } from './openapi-checker.js';
+
+const WRITE_KEY = 'contract-write-key-0001';
+const MAX_BODY_BYTES = 16_384;
+const JSON_HEADERS = { 'content-type': 'application/json', 'x-looks-api-key': WRITE_KEY };
+
+let app: TestApp;
+let doc: OpenApiDoc;
+let checker: ReturnType<typeof openApiChecker>;
+/** the same database behind a rate limit of one request a minute */
+let limited: Running;
+/** the same database behind a switch that makes every statement fail */
+let faulty: Running;
+let fault: null | 'internal' | 'unavailable' = null;
+
+async function call(target: Running, method: string, url: string, init: RequestInit = {}) {
+  const res = await target.yoga.fetch(`http://contract${url}`, { method, ...init });
+  const text = await res.text();
+  return { status: res.status, body: checker.check(method, url, res, text) as any };
+}
+const get = (url: string, target: Running = app) => call(target, 'GET', url);
+const post = (url: string, body: unknown, headers: Record<string, string> = JSON_HEADERS, target: Running = app) =>
+  call(target, 'POST', url, { headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+/** The database, failing every statement while `fault` is set: 500 for a bug, 503 for a refused connection. */
+function switchableDatabase(db: Database): Database {
+  const raise = () => {
+    if (fault === 'unavailable') throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    throw new Error('injected failure');
+  };
+  const wrap = (sql: SqlRunner): SqlRunner => ({
+    exec: async (s) => (fault ? raise() : sql.exec(s)),
+    query: async (s, params, name) => (fault ? raise() : sql.query(s, params, name)),
+    withSession: async (fn) => (fault ? raise() : sql.withSession((session) => fn(wrap(session)))),
+  });
+  const prisma = db.prisma.$extends({
+    query: { $allOperations: ({ args, query }) => (fault ? Promise.resolve().then(raise) : query(args)) },
+  }) as unknown as Database['prisma'];
+  return { ...db, sql: wrap(db.sql), prisma };
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ WRITE_API_KEYS: WRITE_KEY, MAX_BODY_BYTES: String(MAX_BODY_BYTES) });
+  await seedDemo(app.services, { orderCount: 120, saleCount: 200 });
+  const served = await app.yoga.fetch('http://contract/api/v1/openapi.json');
+  doc = (await served.json()) as OpenApiDoc;
+  checker = openApiChecker(doc);
+  const env = { SEED: '0', LOG_LEVEL: 'silent', SIGNATURE_WORKERS: '0', MAX_BODY_BYTES: String(MAX_BODY_BYTES) };
+  const now = () => app.clock.now;
+  limited = await boot(loadConfig({ ...env, RATE_LIMIT_PER_MINUTE: '1' }), createLogger('silent'), { db: app.testDb.db, indexer: false, now });
+  faulty = await boot(loadConfig({ ...env, RATE_LIMIT_PER_MINUTE: '0' }), createLogger('silent'), { db: switchableDatabase(app.testDb.db), indexer: false, now });
+});
+afterAll(async () => {
+  await limited?.close();
+  await faulty?.close();
+  await app?.close();
+});
+
+const nowSeconds = () => Math.floor(app.clock.now.getTime() / 1000);
+const net = () => app.config.network;
+
+/** A maker order signed by a demo wallet, for a demo collection; `over` changes it before signing. */
+async function signed(walletIndex: number, over: Partial<MakerOrderBody> = {}, collectionIndex = 0) {
+  const wallet = DEMO_WALLETS[walletIndex]!;
+  const nonce = (await get(`/api/v1/orders/nonce?address=${wallet.address}`)).body.data as string;
+  const order = standardAsk(net(), { signer: wallet.address, collection: demoCollectionAddress(collectionIndex), nonce, now: nowSeconds() }, { tokenId: String(100 + walletIndex), ...over });
+  return signWithEthers6(wallet, net().chainId, net().exchange, order);
+}
+
+describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
+  it('has examples that validate against their own schemas', () => {
+    expect(checker.checkExamples()).toEqual([]);
+  });
+
+  it('answers its examples as documented: the signed POST example validates, is stored, and answers the documented Order', async () => {
+    for (const { path, method, op } of checker.operations) {
+      const params = ((op as any).parameters ?? []) as { name: string; in: string; example?: unknown; style?: string }[];
+      const query = params
+        .filter((p) => p.in === 'query' && p.example !== undefined)
+        .flatMap((p) => (Array.isArray(p.example) ? p.example.map((v) => `${p.name}=${encodeURIComponent(String(v))}`) : [`${p.name}=${encodeURIComponent(String(p.example))}`]))
+        .join('&');
+      const url = query ? `${path}?${query}` : path;
+      const success = Object.keys(op.responses).find((s) => s.startsWith('2'))!;
+      const example = op.requestBody?.content['application/json']?.example;
+      if (method === 'get') {
+        expect((await get(url)).status, url).toBe(Number(success));
+        // each parameter's example on its own
+        for (const p of params.filter((x) => x.example !== undefined)) {
+          const one = Array.isArray(p.example) ? p.example.map((v) => `${p.name}=${v}`).join('&') : `${p.name}=${p.example}`;
+          expect((await get(`${path}?${one}`)).status).toBe(Number(success));
+        }
+      } else if (path.endsWith('/validate')) {
+        const res = await post(url, example);
+        expect(res.status).toBe(200);
+        expect(res.body.data).toEqual((op.responses['200']!.content!['application/json']!.example as any).data);
+      }
+    }
+    const create = doc.paths['/api/v1/orders']!.post!;
+    const example = create.requestBody!.content['application/json']!.example;
+    const res = await post('/api/v1/orders', example);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toEqual((create.responses['201']!.content!['application/json']!.example as any).data);
+    // tried twice, it is a duplicate
+    const again = await post('/api/v1/orders', example);
+    expect(again.status).toBe(400);
+    expect(again.body.errors.map((e: { code: string }) => e.code)).toEqual(['DUPLICATE_ORDER']);
+  });
+
+  it('GET /orders: filters, sorts and pages from the demo data, and bad parameters', async () => {
+    const all = (await get('/api/v1/orders?pagination[first]=150&status[]=VALID&status[]=EXPIRED&status[]=CANCELLED&status[]=EXECUTED')).body.data as any[];
+    expect(all.length).toBeGreaterThan(50);
+    const offer = all.find((o) => o.tokenId === null);
+    expect(offer, 'the demo data has a collection offer (tokenId null)').toBeDefined();
+    const ask = all.find((o) => o.isOrderAsk && o.tokenId !== null)!;
+    const urls = [
+      '/api/v1/orders',
+      '/api/v1/orders?isOrderAsk=false',
+      '/api/v1/orders?isOrderAsk=1&status[]=VALID',
+      `/api/v1/orders?collection=${offer.collectionAddress}&isOrderAsk=0`,
+      `/api/v1/orders?collection=${ask.collectionAddress.toLowerCase()}&tokenId=${ask.tokenId}`,
+      `/api/v1/orders?hash=${ask.hash}`,
+      `/api/v1/orders?hash=0x${'00'.repeat(32)}`,
+      `/api/v1/orders?signer=${ask.signer}&nonce=${ask.nonce}`,
+      `/api/v1/orders?strategy=${ask.strategy}&currency=${ask.currencyAddress}`,
+      `/api/v1/orders?price[min]=${ask.price}&price[max]=${BigInt(ask.price) * 10n}`,
+      `/api/v1/orders?price=${encodeURIComponent(JSON.stringify({ min: 1, max: ask.price }))}`,
+      `/api/v1/orders?startTime=${ask.startTime}&endTime=${ask.endTime + 86_400 * 365}`,
+      `/api/v1/orders?pagination=${encodeURIComponent(JSON.stringify({ first: 3, cursor: all[2].hash }))}`,
+      `/api/v1/orders?pagination[first]=7&pagination[cursor]=${all[10].hash}&sort=NEWEST`,
+      '/api/v1/orders?collection=&signer=',
+      ...['EXPIRING_SOON', 'NEWEST', 'PRICE_ASC', 'PRICE_DESC'].map((s) => `/api/v1/orders?sort=${s}&pagination[first]=10`),
+      ...['VALID', 'CANCELLED', 'EXECUTED', 'EXPIRED', 'ERC_APPROVAL', 'ERC20_APPROVAL', 'ERC20_BALANCE', 'INVALID_OWNER'].map((s) => `/api/v1/orders?status[]=${s}`),
+      ...DEMO_COLLECTIONS.map((_, i) => `/api/v1/orders?collection=${demoCollectionAddress(i)}&pagination[first]=150`),
+    ];
+    for (const url of urls) expect((await get(url)).status, url).toBe(200);
+    const bad = [
+      '/api/v1/orders?collection=0x12',
+      '/api/v1/orders?status[]=OPEN',
+      '/api/v1/orders?sort=CHEAPEST',
+      '/api/v1/orders?pagination[first]=0',
+      '/api/v1/orders?pagination[first]=151',
+      '/api/v1/orders?pagination[first]=five',
+      '/api/v1/orders?pagination[cursor]=0x12',
+      '/api/v1/orders?price[min]=-1',
+      '/api/v1/orders?price[min]=10&price[max]=1',
+      `/api/v1/orders?tokenId=${1n << 256n}`,
+      '/api/v1/orders?isOrderAsk=maybe',
+      '/api/v1/orders?startTime=yesterday',
+      '/api/v1/orders?hash=0xabc',
+      '/api/v1/orders?nonce=1.5',
+      '/api/v1/orders?signer=nobody&currency=weth&strategy=0x',
+    ];
+    for (const url of bad) expect((await get(url)).status, url).toBe(400);
+  });
+
+  it('GET /orders/nonce, /collections, /collections/stats: every demo address, unknown, malformed and missing ones', async () => {
+    for (const route of ['/api/v1/orders/nonce', '/api/v1/collections', '/api/v1/collections/stats']) {
+      const addresses = [...DEMO_COLLECTIONS.map((_, i) => demoCollectionAddress(i)), ...DEMO_WALLETS.slice(0, 3).map((w) => w.address), `0x${'99'.repeat(20)}`];
+      for (const a of addresses) expect((await get(`${route}?address=${a}`)).status).toBe(200);
+      expect((await get(`${route}?address=${addresses[0]!.toLowerCase()}`)).status).toBe(200);
+      for (const q of ['', '?address=', '?address=0x12345', '?address=hello', `?address[]=${addresses[0]}`]) expect((await get(`${route}${q}`)).status, `${route}${q}`).toBe(400);
+    }
+  });
+
+  it('GET /collections/listing-rewards and /indexer/status, with and without stray parameters', async () => {
+    for (const route of ['/api/v1/collections/listing-rewards', '/api/v1/indexer/status']) {
+      for (const q of ['', '?x=1', '?pagination[first]=5']) expect((await get(`${route}${q}`)).status).toBe(200);
+    }
+  });
+
+  it('POST /orders and /orders/validate: signed orders, refused orders, keys, bodies and content types', async () => {
+    const erc1155 = DEMO_COLLECTIONS.findIndex((c) => c.type === 'ERC1155');
+    const valid = [
+      await signed(1),
+      await signed(2, { isOrderAsk: false, tokenId: null, strategy: net().strategies.collectionOffer[0]! }),
+      await signed(3, { amount: '3', tokenId: '2' }, erc1155),
+      await signed(4, { isOrderAsk: false, price: '50000000000000000' }),
+    ];
+    const refused = [
+      await signed(5, { startTime: nowSeconds() - 7200, endTime: nowSeconds() - 3600 }),
+      await signed(5, { strategy: `0x${'12'.repeat(20)}` }),
+      await signed(5, { currency: `0x${'34'.repeat(20)}`, price: '0' }),
+      await signed(5, { collection: `0x${'56'.repeat(20)}` }),
+      await signed(5, { isOrderAsk: true, tokenId: null, strategy: net().strategies.collectionOffer[0]! }),
+      await signed(5, { amount: '2' }),
+      { ...(await signed(6)), signer: DEMO_WALLETS[7]!.address },
+      { ...(await signed(6)), signature: '0x1234' },
+      { ...(await signed(6)), minPercentageToAsk: 10_001 },
+      { ...(await signed(6)), nonce: '-1', price: 'a lot', tokenId: [] },
+      {},
+      [],
+      null,
+      '"an order"', // a JSON string (the helper sends strings as they are)
+    ];
+    for (const body of valid) {
+      const dry = await post('/api/v1/orders/validate', body);
+      expect(dry.status).toBe(200);
+      expect(dry.body.data.valid, JSON.stringify(dry.body.data.problems)).toBe(true);
+      const created = await post('/api/v1/orders', body);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.data.tokenId).toBe(body.tokenId);
+    }
+    for (const body of refused) {
+      const dry = await post('/api/v1/orders/validate', body);
+      expect(dry.status, JSON.stringify(body)).toBe(200);
+      expect(dry.body.data.valid).toBe(false);
+      expect((await post('/api/v1/orders', body)).status).toBe(400);
+    }
+    for (const path of ['/api/v1/orders', '/api/v1/orders/validate']) {
+      expect((await post(path, '{"isOrderAsk": tru')).status).toBe(400);
+      expect((await post(path, '')).status).toBe(400);
+      expect((await post(path, JSON.stringify({ padding: 'x'.repeat(MAX_BODY_BYTES) }))).status).toBe(413);
+      for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
+        expect((await post(path, valid[0], { 'content-type': type, 'x-looks-api-key': WRITE_KEY })).status, type).toBe(415);
+      }
+      // no Content-Type at all: a body of bytes gets none
+      const bare = await call(app, 'POST', path, { headers: { 'x-looks-api-key': WRITE_KEY }, body: new TextEncoder().encode(JSON.stringify(valid[0])) });
+      expect(bare.status).toBe(415);
+      expect((await post(path, valid[0], { 'content-type': 'Application/JSON; charset=utf-8', 'x-looks-api-key': WRITE_KEY })).status).toBe(path.endsWith('validate') ? 200 : 400);
+    }
+    // the write key
+    const fresh = await signed(8);
+    expect((await post('/api/v1/orders', fresh, { 'content-type': 'application/json' })).status).toBe(401);
+    expect((await post('/api/v1/orders', fresh, { 'content-type': 'application/json', 'x-looks-api-key': 'not-a-write-key' })).status).toBe(401);
+    expect((await post('/api/v1/orders/validate', fresh, { 'content-type': 'application/json' })).status).toBe(200);
+  });
+
+  it('rate limited: 429 with Retry-After on every operation', async () => {
+    await get('/api/v1/indexer/status', limited); // uses the one request of the minute
+    for (const { path, method, op } of checker.operations) {
+      const res =
+        method === 'post'
+          ? await post(path, op.requestBody!.content['application/json']!.example, JSON_HEADERS, limited)
+          : await get(`${path}?address=${demoCollectionAddress(0)}`, limited);
+      expect(res.status, `${method} ${path}`).toBe(429);
+    }
+  });
+
+  it('a failing database: 500 without internals; one that does not answer: 503 with Retry-After', async () => {
+    const body = await signed(9);
+    try {
+      for (const mode of ['internal', 'unavailable'] as const) {
+        fault = mode;
+        for (const { path, method } of checker.operations) {
+          const res = method === 'post' ? await post(path, body, JSON_HEADERS, faulty) : await get(`${path}?address=${demoCollectionAddress(0)}`, faulty);
+          expect(res.status, `${method} ${path}`).toBe(mode === 'internal' ? 500 : 503);
+          expect(JSON.stringify(res.body)).not.toMatch(/injected|ECONNREFUSED|5432/);
+        }
+      }
+    } finally {
+      fault = null;
+    }
+  });
+
+  it('every answer matched the document; every operation and every documented status was seen', () => {
+    console.log(`OpenAPI contract (${backendName}): ${checker.checked.length} responses checked over ${checker.operations.length} operations, ${checker.mismatches.length} mismatches`);
+    expect(checker.mismatches).toEqual([]);
+    expect(checker.uncovered()).toEqual([]);
+    expect(checker.checked.length).toBeGreaterThanOrEqual(100);
+  });
+});
