@@ -2,6 +2,7 @@
 // the services and the HTTP app. Used by the server, the CLI commands and the tests. Each step
 // is timed and logged through `steps` (src/startup-steps.ts) when the caller passes them.
 import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cryptoBackendInfo } from './domain/crypto-backend.js';
 import { createEventBus, type EventBus } from './events/event-bus.js';
 import { publishIndexerEvent } from './events/from-indexer.js';
@@ -24,6 +25,8 @@ export interface Running {
   db: Database;
   services: Services;
   yoga: App;
+  /** node:http's request handler: the engine lane, then yoga (src/http/engine-lane.ts) */
+  handle: (req: IncomingMessage, res: ServerResponse) => void;
   /** ends open subscriptions (SSE streams complete) without closing anything else */
   endSubscriptions(): Promise<void>;
   close(): Promise<void>;
@@ -142,7 +145,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       },
       { required: false },
     );
-    const yoga = await steps.run('http app', () => createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics }));
+    const { yoga, handle } = await steps.run('http app', () => createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics }));
 
     if (db.ready) await db.ready;
     const migrations = await steps.run('migrations', () => migrate(db.sql), (m) => ({ applied: m.applied.length, alreadyApplied: m.alreadyApplied.length }));
@@ -168,6 +171,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       db,
       services,
       yoga,
+      handle,
       endSubscriptions: () => bus.endSubscriptions(),
       close: async () => {
         clearInterval(timeFloors);

@@ -45,7 +45,7 @@ try {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     // While draining, answer what arrives on open keep-alive connections and close them after.
     if (draining) res.setHeader('connection', 'close');
-    void running.yoga(req, res);
+    running.handle(req, res);
   });
   answerClientErrorsInEnvelope(server);
   await steps.run('listen', () => listen(server, config.port, config.host));

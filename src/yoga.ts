@@ -15,7 +15,8 @@ import { GRAPHIQL_TABS } from './http/pages/graphiql-tabs.js';
 import { usePages } from './http/pages-plugin.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { useHttpRoutes } from './http/routes-plugin.js';
-import { graphqlPolicyPlugins } from './http/graphql-policy.js';
+import { createEngineLane } from './http/engine-lane.js';
+import { graphqlPolicyPlugins, graphqlValidationRules } from './http/graphql-policy.js';
 import { useRequestGuards } from './http/request-guards.js';
 import { API_PREFIX } from './rest/routes.js';
 import type { Logger } from './logger.js';
@@ -51,7 +52,13 @@ export function createApp(services: Services, config: Config, logger: Logger, op
   if (rateLimit?.redisReady() != null) services.health.register('redis', () => ({ status: rateLimit.redisReady() ? 'up' : 'down' }), { required: false });
   registerIndexerGauges(metrics.registry, () => services.indexer.indexerStatus({ maxWaitMs: 1000 }));
   registerServiceMetrics(metrics.registry, services);
-  return createYoga({
+  // Without an allow-list any origin may read, never with credentials (cookies, auth).
+  const cors = {
+    origin: config.corsOrigins ?? '*',
+    credentials: config.corsOrigins !== null,
+    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+  };
+  const yoga = createYoga({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     landingPage: false,
@@ -61,12 +68,7 @@ export function createApp(services: Services, config: Config, logger: Logger, op
     maskedErrors: { maskError },
     logging: yogaLogger(logger),
     context: ({ request }) => createContext(services, request.headers),
-    // Without an allow-list any origin may read, never with credentials (cookies, auth).
-    cors: {
-      origin: config.corsOrigins ?? '*',
-      credentials: config.corsOrigins !== null,
-      exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
-    },
+    cors,
     plugins: [
       useAccessLog(logger),
       useRequestGuards({ maxBodyBytes: config.maxBodyBytes, graphqlEndpoint: GRAPHQL_ENDPOINT, apiPrefix: API_PREFIX }),
@@ -111,6 +113,21 @@ export function createApp(services: Services, config: Config, logger: Logger, op
       }),
     ],
   });
+  // node:http's handler: the queries the read engine answers whole skip yoga's pipeline
+  const handle = createEngineLane({
+    schema,
+    services,
+    logger,
+    yoga: (req, res) => void yoga(req, res),
+    graphqlEndpoint: GRAPHQL_ENDPOINT,
+    maxBodyBytes: config.maxBodyBytes,
+    validationRules: graphqlValidationRules(config),
+    cors,
+    rateLimit,
+    registry: metrics.registry,
+    enabled: config.readEngine && !config.persistedOperations.file,
+  });
+  return { yoga, handle };
 }
 
-export type App = ReturnType<typeof createApp>;
+export type App = ReturnType<typeof createApp>['yoga'];

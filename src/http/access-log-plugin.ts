@@ -38,17 +38,21 @@ export function useAccessLog(logger: Logger): Plugin {
         copy.headers.set(REQUEST_ID_HEADER, i.id);
         setResponse(copy);
       }
-      const url = new URL(request.url, 'http://localhost');
-      const line = {
-        reqId: i.id,
-        method: request.method,
-        path: url.pathname,
-        status: response.status,
-        ms: Math.round((performance.now() - i.started) * 10) / 10,
-        ...(i.operationName ? { operation: i.operationName } : {}),
-      };
-      const level = response.status >= 500 ? 'error' : response.status >= 400 ? 'warn' : QUIET_PATHS.has(url.pathname) ? 'debug' : 'info';
-      logger[level](line, 'request');
+      logAccess(logger, { id: i.id, method: request.method, path: new URL(request.url, 'http://localhost').pathname, status: response.status, started: i.started, operationName: i.operationName });
     },
   };
+}
+
+/** The access line of one request (the engine lane writes the same line for what it answers). */
+export function logAccess(logger: Logger, r: { id: string; method: string; path: string; status: number; started: number; operationName?: string }): void {
+  const line = {
+    reqId: r.id,
+    method: r.method,
+    path: r.path,
+    status: r.status,
+    ms: Math.round((performance.now() - r.started) * 10) / 10,
+    ...(r.operationName ? { operation: r.operationName } : {}),
+  };
+  const level = r.status >= 500 ? 'error' : r.status >= 400 ? 'warn' : QUIET_PATHS.has(r.path) ? 'debug' : 'info';
+  logger[level](line, 'request');
 }

@@ -3,7 +3,7 @@
 // persisted list (an allow-list by id, GRAPHQL_PERSISTED_ONLY) with graphql-yoga's
 // persisted-operations plugin. The REST layer runs its own documents below HTTP and is unaffected.
 import { readFileSync } from 'node:fs';
-import { NoSchemaIntrospectionCustomRule } from 'graphql';
+import { NoSchemaIntrospectionCustomRule, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { ConfigError, type Config } from '../config.js';
@@ -22,11 +22,17 @@ export function loadPersistedOperations(file: string): Map<string, string> {
   return new Map(Object.entries(parsed as Record<string, string>));
 }
 
+/** The validation rules the policy adds to graphql-js's (yoga's plugin and the engine lane). */
+export function graphqlValidationRules(config: Pick<Config, 'graphqlIntrospection'>): ValidationRule[] {
+  return config.graphqlIntrospection ? [] : [NoSchemaIntrospectionCustomRule];
+}
+
 export function graphqlPolicyPlugins(config: Pick<Config, 'graphqlIntrospection' | 'persistedOperations'>): Plugin[] {
   const plugins: Plugin[] = [];
-  if (!config.graphqlIntrospection) {
+  const rules = graphqlValidationRules(config);
+  if (rules.length) {
     plugins.push({
-      onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule),
+      onValidate: ({ addValidationRule }) => rules.forEach((rule) => addValidationRule(rule)),
     });
   }
   const { file, only } = config.persistedOperations;

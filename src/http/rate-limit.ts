@@ -51,6 +51,11 @@ export interface RateLimitClient {
   forwardedFor: string | null;
 }
 
+/** The client of a request, from its headers (fetch's or the lane's) and its socket's peer. */
+export function rateLimitClient(headers: { get(name: string): string | null }, remoteAddress: string | undefined): RateLimitClient {
+  return { apiKey: headers.get('x-looks-api-key'), remoteAddress, forwardedFor: headers.get('x-forwarded-for') };
+}
+
 export interface RateLimiter {
   consume(client: RateLimitClient): Promise<RateDecision>;
   /** the Redis limiter's client is connected (null without Redis) */

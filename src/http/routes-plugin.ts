@@ -1,6 +1,7 @@
 // A yoga plugin serving everything that is not GraphQL: the v1 REST routes under /api/v1,
 // /healthz, /readyz and /metrics. It also applies the body-size limit and the rate limit to
 // every API request, GraphQL included.
+import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { createContext } from '../context.js';
 import { ServiceError } from '../domain/errors.js';
@@ -14,7 +15,8 @@ import { API_PREFIX, ROUTES } from '../rest/routes.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import type { Metrics } from './metrics.js';
-import type { RateLimitClient, RateLimiter } from './rate-limit.js';
+import { rateLimitClient, type RateLimiter } from './rate-limit.js';
+import { rateDecisionTaken } from './request-context.js';
 
 interface Options {
   services: Services;
@@ -29,15 +31,6 @@ interface Options {
 
 const json = (body: unknown, status: number) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
-
-function rateLimitClient(request: Request, serverContext: unknown): RateLimitClient {
-  const req = (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req;
-  return {
-    apiKey: request.headers.get('x-looks-api-key'),
-    remoteAddress: req?.socket?.remoteAddress,
-    forwardedFor: request.headers.get('x-forwarded-for'),
-  };
-}
 
 export function useHttpRoutes(opts: Options): Plugin {
   const { services, logger, metrics } = opts;
@@ -96,7 +89,9 @@ export function useHttpRoutes(opts: Options): Plugin {
 
       let rateHeaders: Record<string, string> = {};
       if (opts.rateLimit && request.method !== 'OPTIONS') {
-        const decision = await opts.rateLimit.consume(rateLimitClient(request, serverContext));
+        const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
+        // the engine lane (./engine-lane.ts) consumed it already for a request it handed on
+        const decision = (req && rateDecisionTaken(req)) ?? (await opts.rateLimit.consume(rateLimitClient(request.headers, req?.socket?.remoteAddress)));
         rateHeaders = decision.headers;
         if (!decision.allowed) {
           const message = 'Too many requests: slow down and retry after the time in Retry-After';

@@ -51,8 +51,7 @@ function planDocument(document: DocumentNode): DocumentPlan | null {
     const key = sel.alias?.value ?? sel.name.value;
     roots.set(key, [...(roots.get(key) ?? []), sel]);
   }
-  const planned = (nodes: FieldNode[]) => nodes.every((n) => n.name.value === nodes[0]!.name.value) && nodes[0]!.name.value !== '__typename' && isRootPlanned(nodes[0]!.name.value);
-  if (![...roots.values()].some(planned)) return null;
+  if (![...roots.values()].some(rootPlanned)) return null;
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
   return { operation, fragments, roots: [...roots], rest: new Map(), costs: new Map() };
@@ -89,34 +88,61 @@ function withinLimits(plan: DocumentPlan, args: ExecutionArgs, ctx: Context): bo
 
 /** Executes `args` with the engine where it can, `ordinary` elsewhere. */
 export async function executeWithEngine(args: ExecutionArgs, ordinary: Execute): Promise<ExecutionResult> {
-  let plan = plans.get(args.document);
-  if (plan === undefined) plans.set(args.document, (plan = planDocument(args.document)));
+  const text = await answer(args, ordinary);
+  return text === null ? ordinary(args) : jsonResult(text);
+}
+
+/**
+ * The engine's whole answer to a query (the response's JSON text), when the engine plans every
+ * root field of it; null where the executor must answer instead (a root field it does not plan,
+ * and every case where executeWithEngine falls back). For the HTTP lane (src/http/engine-lane.ts).
+ */
+export function answerWithEngine(args: ExecutionArgs): Promise<string | null> {
+  return answer(args, null);
+}
+
+/** Whether the engine plans every root field of the document (the lane admits only those). */
+export function plansWholeDocument(document: DocumentNode): boolean {
+  const plan = documentPlan(document);
+  return plan !== null && plan.roots.every(([, nodes]) => rootPlanned(nodes));
+}
+
+function documentPlan(document: DocumentNode): DocumentPlan | null {
+  let plan = plans.get(document);
+  if (plan === undefined) plans.set(document, (plan = planDocument(document)));
+  return plan;
+}
+
+/** The response text, or null: `ordinary` answers the whole document (it is null: nothing runs). */
+async function answer(args: ExecutionArgs, ordinary: Execute | null): Promise<string | null> {
+  const plan = documentPlan(args.document);
   const ctx = args.contextValue as Context;
-  if (!plan || !ctx.services.deps.config.readEngine) return ordinary(args);
-  if (args.operationName != null && args.operationName !== plan.operation.name?.value) return ordinary(args);
+  if (!plan || !ctx.services.deps.config.readEngine) return null;
+  if (args.operationName != null && args.operationName !== plan.operation.name?.value) return null;
   const variables = getVariableValues(args.schema, plan.operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>);
-  if (variables.errors || !withinLimits(plan, args, ctx)) return ordinary(args);
+  if (variables.errors || !withinLimits(plan, args, ctx)) return null;
 
   const deps = ctx.services.deps;
   const query = new QueryPlan(args.schema, { fragments: plan.fragments, variables: variables.coerced }, nowSeconds(deps));
   // planned in selection order (aliases and parameters number the same way for the same request)
   const columns: { key: string; sql: string }[] = [];
   for (const [key, nodes] of plan.roots) {
-    if (nodes.some((n) => n.name.value !== nodes[0]!.name.value)) continue;
+    if (!rootPlanned(nodes)) continue;
     const sql = await query.rootField(nodes, ctx);
     if (sql !== null) columns.push({ key, sql });
   }
-  if (!columns.length) return ordinary(args);
+  if (!columns.length) return null;
   const rendered = new Set(columns.map((c) => c.key));
+  if (rendered.size < plan.roots.length && !ordinary) return null;
   // the other root fields start now, so their first statements join the engine's in one batch
-  const rest = rendered.size < plan.roots.length ? Promise.resolve(ordinary({ ...args, document: restDocument(plan, args.document, rendered) })).catch(() => null) : null;
+  const rest = rendered.size < plan.roots.length ? Promise.resolve(ordinary!({ ...args, document: restDocument(plan, args.document, rendered) })).catch(() => null) : null;
   // through the request's statement batch (src/db/statement-batch.ts)
   const statement = `SELECT ${columns.map((c, i) => `${c.sql} AS r${i}`).join(', ')}`;
   const [row] = await ctx.sql.query<Record<string, string | null>>(statement, query.params.values).catch(() => [null]);
   // answered by the executor after all: the others finish first (no statement of this request outlives it)
   const fallback = async () => {
     await rest;
-    return ordinary(args);
+    return null;
   };
   // an order looked up on a replica that has not replayed it yet: the resolver reads the primary
   const readsReplica = readDb(deps) !== deps.db;
@@ -131,14 +157,20 @@ export async function executeWithEngine(args: ExecutionArgs, ordinary: Execute):
   }
   const others = rest && (await rest);
   // anything that went wrong among the others: their errors and null-bubbling are the executor's
-  if (rest && (!others || others.errors?.length || !others.data)) return ordinary(args);
+  if (rest && (!others || others.errors?.length || !others.data)) return null;
   const byKey = new Map(columns.map((c, i) => [c.key, texts[i]!]));
   let text = '{"data":{';
   plan.roots.forEach(([key], i) => {
     const value = byKey.get(key) ?? JSON.stringify((others!.data as Record<string, unknown>)[key]);
     text += `${i ? ',' : ''}"${key}":${value}`;
   });
-  return jsonResult(`${text}}}`);
+  return `${text}}}`;
+}
+
+/** A root key the engine plans: one field name (merged nodes), not __typename. */
+function rootPlanned(nodes: FieldNode[]): boolean {
+  const name = nodes[0]!.name.value;
+  return nodes.every((n) => n.name.value === name) && name !== '__typename' && isRootPlanned(name);
 }
 
 /**
