@@ -91,7 +91,8 @@ let dir: string;
 beforeAll(async () => {
   app = await startTestApp();
   await seedDemo(app.services, { orderCount: 60, saleCount: 60 });
-  server = createServer(app.yoga);
+  // the request handler the server listens with (src/server.ts), not yoga alone
+  server = createServer(app.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   dir = mkdtempSync(join(tmpdir(), 'openapi-client-'));
