@@ -39,7 +39,7 @@ logger.info({ pid: process.pid, node: process.version, sinceStartMs: steps.since
 try {
   // The database opens (on its own thread, or over the network) while the modules load.
   const opening = openDatabaseEarly(config, logger, steps, early);
-  const { boot } = await steps.run('load modules', () => import('./app.js'));
+  const [{ boot }, { createGraphqlWebSocketServer }] = await steps.run('load modules', () => Promise.all([import('./app.js'), import('./http/graphql-ws.js')]));
   const running = await boot(config, logger, { collectDefaultMetrics: true, steps, timeFloorsEveryMs: 5000, opening });
   let draining = false;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -48,6 +48,9 @@ try {
     running.handle(req, res);
   });
   answerClientErrorsInEnvelope(server);
+  // GraphQL over WebSocket (graphql-ws) on the same path and port as HTTP and SSE.
+  const graphqlWs = createGraphqlWebSocketServer(running.yoga, config, logger);
+  server.on('upgrade', graphqlWs.handleUpgrade);
   await steps.run('listen', () => listen(server, config.port, config.host));
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
@@ -74,6 +77,9 @@ try {
     // server.close() only closes the connections idle at that moment; a keep-alive connection
     // whose request (or subscription) finishes later would otherwise linger until its timeout.
     const reaper = setInterval(() => server.closeIdleConnections(), 50);
+    // WebSockets: no new connection or operation from now; each closes with 1001 once idle (its
+    // subscriptions end with the SSE streams just below); server.close() waits for them.
+    void graphqlWs.drain(config.shutdownTimeoutMs);
     await running.endSubscriptions();
     const drained = await Promise.race([closed.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), config.shutdownTimeoutMs).unref())]);
     clearInterval(reaper);
