@@ -1,10 +1,12 @@
 // The served OpenAPI document is the contract of /api/v1. Every documented operation is tried
 // through the whole app (yoga.fetch): its examples, then valid and invalid requests built from the
 // demo data, over the write key, the body limit and content types, a rate-limited instance and a
-// database that fails (500) or does not answer (503). Every answer must be one the document
-// allows for that operation (status, content type, headers, body against the schema with ajv),
-// and every documented status of every operation must have been seen.
-import { Wallet } from 'ethers';
+// database that fails (500) or does not answer (503); the reads are sent again over HTTP to the
+// request handler the server listens with. Every answer must be one the document allows for that
+// operation (status, content type, headers, body against the schema with ajv), and every
+// documented status of every operation must have been seen.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boot, type Running } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -30,9 +32,13 @@ let limited: Running;
 let faulty: Running;
 let fault: null | 'internal' | 'unavailable' = null;
 
+/** GET requests sent to the main app and their statuses, replayed over HTTP at the end */
+const gets: { url: string; status: number }[] = [];
+
 async function call(target: Running, method: string, url: string, init: RequestInit = {}) {
   const res = await target.yoga.fetch(`http://contract${url}`, { method, ...init });
   const text = await res.text();
+  if (target === app && method === 'GET') gets.push({ url, status: res.status });
   return { status: res.status, body: checker.check(method, url, res, text) as any };
 }
 const get = (url: string, target: Running = app) => call(target, 'GET', url);
@@ -266,6 +272,21 @@ describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
       }
     } finally {
       fault = null;
+    }
+  });
+
+  it("the server's own request handler (which answers some reads before yoga) gives the same reads", async () => {
+    const server = createServer(app.handle);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const { url, status } of gets) {
+        const res = await fetch(`${base}${url}`);
+        checker.check('GET', url, res, await res.text());
+        expect(res.status, url).toBe(status);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 
