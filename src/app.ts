@@ -25,7 +25,7 @@ export interface Running {
   db: Database;
   services: Services;
   yoga: App;
-  /** node:http's request handler: the engine lane, then yoga (src/http/engine-lane.ts) */
+  /** node:http's request handler: the read lane, then yoga (src/http/read-lane.ts) */
   handle: (req: IncomingMessage, res: ServerResponse) => void;
   /** ends open subscriptions (SSE streams complete) without closing anything else */
   endSubscriptions(): Promise<void>;

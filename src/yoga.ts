@@ -15,7 +15,7 @@ import { GRAPHIQL_TABS } from './http/pages/graphiql-tabs.js';
 import { usePages } from './http/pages-plugin.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { useHttpRoutes } from './http/routes-plugin.js';
-import { createEngineLane } from './http/engine-lane.js';
+import { createReadLane } from './http/read-lane.js';
 import { graphqlPolicyPlugins, graphqlValidationRules } from './http/graphql-policy.js';
 import { useRequestGuards } from './http/request-guards.js';
 import { API_PREFIX } from './rest/routes.js';
@@ -113,8 +113,8 @@ export function createApp(services: Services, config: Config, logger: Logger, op
       }),
     ],
   });
-  // node:http's handler: the queries the read engine answers whole skip yoga's pipeline
-  const handle = createEngineLane({
+  // node:http's handler: REST reads and the queries the read engine answers whole skip yoga's pipeline
+  const handle = createReadLane({
     schema,
     services,
     logger,
@@ -125,7 +125,8 @@ export function createApp(services: Services, config: Config, logger: Logger, op
     cors,
     rateLimit,
     registry: metrics.registry,
-    enabled: config.readEngine && !config.persistedOperations.file,
+    httpMetrics: metrics,
+    graphql: config.readEngine && !config.persistedOperations.file,
   });
   return { yoga, handle };
 }

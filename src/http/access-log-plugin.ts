@@ -43,7 +43,7 @@ export function useAccessLog(logger: Logger): Plugin {
   };
 }
 
-/** The access line of one request (the engine lane writes the same line for what it answers). */
+/** The access line of one request (the read lane writes the same line for what it answers). */
 export function logAccess(logger: Logger, r: { id: string; method: string; path: string; status: number; started: number; operationName?: string }): void {
   const line = {
     reqId: r.id,

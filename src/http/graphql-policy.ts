@@ -22,7 +22,7 @@ export function loadPersistedOperations(file: string): Map<string, string> {
   return new Map(Object.entries(parsed as Record<string, string>));
 }
 
-/** The validation rules the policy adds to graphql-js's (yoga's plugin and the engine lane). */
+/** The validation rules the policy adds to graphql-js's (yoga's plugin and the read lane). */
 export function graphqlValidationRules(config: Pick<Config, 'graphqlIntrospection'>): ValidationRule[] {
   return config.graphqlIntrospection ? [] : [NoSchemaIntrospectionCustomRule];
 }

@@ -50,7 +50,7 @@ export function bufferedBody(request: Request): Uint8Array | undefined {
   return bodies.get(request);
 }
 
-// The engine lane charges the rate limit before it knows whether it answers; a request it hands
+// The read lane charges the rate limit before it knows whether it answers; a request it hands
 // on to yoga carries the decision, so the limit is charged once and a refusal written in one place.
 const rateDecisions = new WeakMap<IncomingMessage, RateDecision>();
 

@@ -32,6 +32,19 @@ interface Options {
 const json = (body: unknown, status: number) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 
+/** Runs one REST handler; a failure becomes the envelope with its code's status (never a 500 for a known one). */
+export async function runRestHandler(run: () => Promise<Response>, path: string, logger: Logger): Promise<Response> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof RestFailure) return err.response;
+    const service = err instanceof ServiceError ? err : isDatabaseUnavailable(err) ? serviceUnavailable() : null;
+    if (service) return fail(httpStatusFor(service.code), service.message, service.problems, httpHeadersFor(service.code));
+    logger.error({ err, path }, 'REST handler failed');
+    return fail(500, 'Internal server error');
+  }
+}
+
 export function useHttpRoutes(opts: Options): Plugin {
   const { services, logger, metrics } = opts;
 
@@ -46,15 +59,7 @@ export function useHttpRoutes(opts: Options): Plugin {
     if (!handler) {
       return fail(405, `Method ${request.method} is not allowed on ${url.pathname}`, undefined, { Allow: Object.keys(route).join(', ') });
     }
-    try {
-      return await handler(parseQueryString(url.search), createContext(services, request.headers), request);
-    } catch (err) {
-      if (err instanceof RestFailure) return err.response;
-      const service = err instanceof ServiceError ? err : isDatabaseUnavailable(err) ? serviceUnavailable() : null;
-      if (service) return fail(httpStatusFor(service.code), service.message, service.problems, httpHeadersFor(service.code));
-      logger.error({ err, path: url.pathname }, 'REST handler failed');
-      return fail(500, 'Internal server error');
-    }
+    return runRestHandler(() => handler(parseQueryString(url.search), createContext(services, request.headers), request), url.pathname, logger);
   }
 
   return {
@@ -90,7 +95,7 @@ export function useHttpRoutes(opts: Options): Plugin {
       let rateHeaders: Record<string, string> = {};
       if (opts.rateLimit && request.method !== 'OPTIONS') {
         const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
-        // the engine lane (./engine-lane.ts) consumed it already for a request it handed on
+        // the read lane (./read-lane.ts) consumed it already for a request it handed on
         const decision = (req && rateDecisionTaken(req)) ?? (await opts.rateLimit.consume(rateLimitClient(request.headers, req?.socket?.remoteAddress)));
         rateHeaders = decision.headers;
         if (!decision.allowed) {

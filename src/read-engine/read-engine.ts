@@ -95,7 +95,7 @@ export async function executeWithEngine(args: ExecutionArgs, ordinary: Execute):
 /**
  * The engine's whole answer to a query (the response's JSON text), when the engine plans every
  * root field of it; null where the executor must answer instead (a root field it does not plan,
- * and every case where executeWithEngine falls back). For the HTTP lane (src/http/engine-lane.ts).
+ * and every case where executeWithEngine falls back). For the HTTP lane (src/http/read-lane.ts).
  */
 export function answerWithEngine(args: ExecutionArgs): Promise<string | null> {
   return answer(args, null);

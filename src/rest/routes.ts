@@ -7,10 +7,12 @@ import { createOrder, validateOrder } from './handlers/submit-order.js';
 import type { Query } from './query-string.js';
 
 export type RestHandler = (query: Query, ctx: Context, request: Request) => Promise<Response>;
+/** A GET handler reads the query string only (the read lane calls it without a fetch Request). */
+export type RestReadHandler = (query: Query, ctx: Context) => Promise<Response>;
 
 export const API_PREFIX = '/api/v1';
 
-export const ROUTES: Record<string, Partial<Record<'GET' | 'POST', RestHandler>>> = {
+export const ROUTES: Record<string, { GET?: RestReadHandler; POST?: RestHandler }> = {
   '/orders': { GET: listOrders, POST: createOrder },
   '/orders/validate': { POST: validateOrder },
   '/orders/nonce': { GET: getNonce },

@@ -1,17 +1,21 @@
-// The HTTP lane of the read engine: a GraphQL POST whose document the engine plans whole is
-// answered on node:http directly, without yoga building a fetch Request and Response, running its
-// plugin hooks and parsing the document again. The answer is the same bytes with the same status
-// and headers (content type by Accept, CORS, rate-limit headers, X-Request-Id), the same access
-// log line and the same Prometheus series; test/http/engine-lane.test.ts holds it equal to yoga.
+// The read lane: the reads clients send all day are answered on node:http directly, without
+// yoga building a fetch Request and Response and running its plugin hooks for them:
+// - a GraphQL POST whose document the read engine plans whole (parsed and validated once per text);
+// - a GET of a REST route (the v1 reads: orders, nonce, collections, stats, rewards, status).
+// The answer is the same bytes with the same status and headers (the media type by Accept, CORS,
+// the rate limit's headers, X-Request-Id), the same access line and the same metrics;
+// test/http/read-lane.test.ts holds it equal to yoga's.
 //
-// Anything else goes to yoga as it arrived, and so does every request the lane cannot finish:
+// Everything else goes to yoga as it arrived, and so does every request the lane cannot finish:
 // a document it has not admitted, a body that is not plain JSON, an answer the engine declines
-// (the executor answers and raises the errors). When the lane has read the body, it hands it on as
-// `req.body` (@whatwg-node/server takes a body a framework already read).
+// (the executor answers and raises the errors), a refusal of the rate limit (yoga writes the 429).
+// When the lane has read the body it hands it on as `req.body` (@whatwg-node/server takes a body
+// a framework already read), and the rate limit's decision rides along so it is charged once.
 //
 // A document is admitted once per text: it parses, passes the same validation rules as yoga's
 // (the specified rules and the policy's, src/http/graphql-policy.ts), and the engine plans every
-// root field of it. With persisted operations configured the lane is off: yoga's plugin decides.
+// root field of it. With persisted operations configured, or READ_ENGINE=false, GraphQL is left
+// to yoga: its plugins decide.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server';
 import { getOperationAST, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule } from 'graphql';
@@ -21,12 +25,16 @@ import type { Logger } from '../logger.js';
 import { answerWithEngine, plansWholeDocument } from '../read-engine/read-engine.js';
 import type { Services } from '../services/index.js';
 import { logAccess, REQUEST_ID_HEADER } from './access-log-plugin.js';
+import { parseQueryString } from '../rest/query-string.js';
+import { API_PREFIX, ROUTES } from '../rest/routes.js';
+import type { Metrics } from './metrics.js';
 import { rateLimitClient, type RateLimiter } from './rate-limit.js';
-import { enterRequest, noteRateDecision, requestIdFrom } from './request-context.js';
+import { runRestHandler } from './routes-plugin.js';
+import { enterRequest, noteRateDecision, rateDecisionTaken, requestIdFrom } from './request-context.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-export interface EngineLaneOptions {
+export interface ReadLaneOptions {
   schema: GraphQLSchema;
   services: Services;
   logger: Logger;
@@ -41,8 +49,10 @@ export interface EngineLaneOptions {
   rateLimit: RateLimiter | null;
   /** the registry yoga's Prometheus plugin writes to */
   registry: Registry;
-  /** false: every request goes to yoga */
-  enabled: boolean;
+  /** the REST routes' metrics (src/http/metrics.ts) */
+  httpMetrics: Metrics;
+  /** false: every GraphQL request goes to yoga (REST reads still take the lane) */
+  graphql: boolean;
 }
 
 /** Documents admitted per text; a text the lane refused is remembered too (false). */
@@ -82,8 +92,7 @@ export function responseMediaType(accept: string | undefined): 'application/json
   return chosen === 'application/json' || chosen === 'application/graphql-response+json' ? chosen : null;
 }
 
-export function createEngineLane(opts: EngineLaneOptions): NodeHandler {
-  if (!opts.enabled) return opts.yoga;
+export function createReadLane(opts: ReadLaneOptions): NodeHandler {
   const admitted = new Map<string, Admitted | false>();
   const rules = [...specifiedRules, ...opts.validationRules];
   let metrics: { requests?: Counter; duration?: Histogram; http?: Histogram } | undefined;
@@ -141,13 +150,9 @@ export function createEngineLane(opts: EngineLaneOptions): NodeHandler {
     req.headers[REQUEST_ID_HEADER] = id;
     enterRequest(id);
     const headers: Record<string, string> = { 'Content-Type': `${mediaType}; charset=utf-8` };
-    if (opts.rateLimit) {
-      const decision = await opts.rateLimit.consume(rateLimitClient(nodeHeaders(req), req.socket?.remoteAddress));
-      // yoga answers a refusal (the 429 is written in one place) and does not count it twice
-      noteRateDecision(req, decision);
-      // like yoga's answer, an allowed GraphQL request carries no RateLimit headers
-      if (!decision.allowed) return toYoga();
-    }
+    // yoga answers a refusal (the 429 is written in one place); like yoga's answer, an allowed
+    // GraphQL request carries no RateLimit headers
+    if (!(await charge(req))) return toYoga();
     const ctx: Context = createContext(opts.services, lazyHeaders(req));
     const engineStarted = performance.now();
     let text: string | null;
@@ -160,8 +165,7 @@ export function createEngineLane(opts: EngineLaneOptions): NodeHandler {
     const engineMs = performance.now() - engineStarted;
     // the names as yoga's fetch Headers write them (lower case), in its order
     headers['content-length'] = String(Buffer.byteLength(text));
-    const cors = getCORSHeadersByRequestAndOptions({ headers: nodeHeaders(req) } as unknown as Request, opts.cors);
-    for (const [k, v] of Object.entries(cors ?? {})) headers[k.toLowerCase()] = v;
+    for (const [k, v] of Object.entries(corsHeaders(req))) headers[k.toLowerCase()] = v;
     headers[REQUEST_ID_HEADER] = id;
     res.writeHead(200, headers);
     res.end(text);
@@ -169,10 +173,58 @@ export function createEngineLane(opts: EngineLaneOptions): NodeHandler {
     logAccess(opts.logger, { id, method: 'POST', path: opts.graphqlEndpoint, status: 200, started, operationName: operationName as string | undefined });
   }
 
-  return function engineLane(req, res) {
+  /** Charges the rate limit; false: refused (yoga answers the 429 with the decision). */
+  async function charge(req: IncomingMessage): Promise<boolean> {
+    if (!opts.rateLimit) return true;
+    const decision = await opts.rateLimit.consume(rateLimitClient(nodeHeaders(req), req.socket?.remoteAddress));
+    noteRateDecision(req, decision);
+    return decision.allowed;
+  }
+
+  /** A REST read (GET of a route that has one): its handler, as the routes plugin runs it. */
+  async function serveRestRead(req: IncomingMessage, res: ServerResponse, path: string, search: string): Promise<void> {
+    const started = performance.now();
+    const handler = ROUTES[path.slice(API_PREFIX.length).replace(/\/+$/, '')]?.GET;
+    if (!handler) return opts.yoga(req, res);
+    const id = requestIdFrom(header(req, REQUEST_ID_HEADER));
+    req.headers[REQUEST_ID_HEADER] = id;
+    enterRequest(id);
+    if (!(await charge(req))) return opts.yoga(req, res);
+    const ctx = createContext(opts.services, lazyHeaders(req));
+    const response = await runRestHandler(() => handler(parseQueryString(search), ctx), path, opts.logger);
+    const text = await response.text();
+    // the headers yoga's answer has: the handler's, the rate limit's, CORS, the request id; by name
+    const headers: Record<string, string> = {};
+    response.headers.forEach((v, k) => (headers[k] = v));
+    for (const [k, v] of Object.entries(rateDecisionTaken(req)?.headers ?? {})) headers[k.toLowerCase()] = v;
+    for (const [k, v] of Object.entries(corsHeaders(req))) headers[k.toLowerCase()] = v;
+    headers[REQUEST_ID_HEADER] = id;
+    headers['content-length'] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, '', Object.fromEntries(Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1))));
+    res.end(text);
+    opts.httpMetrics.observe(path, 'GET', response.status, (performance.now() - started) / 1000);
+    logAccess(opts.logger, { id, method: 'GET', path, status: response.status, started });
+  }
+
+  function corsHeaders(req: IncomingMessage): Record<string, string> {
+    return getCORSHeadersByRequestAndOptions({ headers: nodeHeaders(req) } as unknown as Request, opts.cors) ?? {};
+  }
+
+  return function readLane(req, res) {
     const h = req.headers;
+    if (req.method === 'GET' && h.upgrade === undefined && req.url?.startsWith(API_PREFIX)) {
+      const q = req.url.indexOf('?');
+      const path = q < 0 ? req.url : req.url.slice(0, q);
+      if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
+        serveRestRead(req, res, path, q < 0 ? '' : req.url.slice(q)).catch((err: unknown) => {
+          opts.logger.error({ err }, 'read lane failed');
+          if (!res.headersSent) opts.yoga(req, res);
+        });
+        return;
+      }
+    }
     const length = Number(h['content-length']);
-    const mediaType = req.method === 'POST' && req.url === opts.graphqlEndpoint ? responseMediaType(h.accept) : null;
+    const mediaType = opts.graphql && req.method === 'POST' && req.url === opts.graphqlEndpoint ? responseMediaType(h.accept) : null;
     if (
       mediaType === null ||
       h.upgrade !== undefined ||
@@ -195,7 +247,7 @@ export function createEngineLane(opts: EngineLaneOptions): NodeHandler {
     req.on('end', () => {
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       serve(req, res, body, mediaType, started, startedMs).catch((err: unknown) => {
-        opts.logger.error({ err }, 'engine lane failed');
+        opts.logger.error({ err }, 'read lane failed');
         if (!res.headersSent) opts.yoga(req, res);
       });
     });

@@ -1,4 +1,4 @@
-// The engine lane against yoga on real sockets: the same request sent to a server wired as
+// The read lane against yoga on real sockets: the same request sent to a server wired as
 // src/server.ts wires it (the lane first) and to one that hands everything to yoga gets the same
 // status, headers (but Date and the generated X-Request-Id) and bytes; the lane answers only what
 // the read engine plans whole and hands the rest, body and all, to yoga.
@@ -6,7 +6,8 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { createEngineLane, responseMediaType } from '../../src/http/engine-lane.js';
+import { createMetrics } from '../../src/http/metrics.js';
+import { createReadLane, responseMediaType } from '../../src/http/read-lane.js';
 import { schema } from '../../src/schema/index.js';
 import { fixtureCollections, insertOrderBook } from '../fixtures/order-book.js';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -30,7 +31,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await insertOrderBook(app.db, app.config.network, NOW, 40);
   const yoga = (req: IncomingMessage, res: ServerResponse) => void app.yoga(req, res);
-  const lane = createEngineLane({
+  const lane = createReadLane({
     schema,
     services: app.services,
     logger: createLogger('silent'),
@@ -44,7 +45,8 @@ beforeAll(async () => {
     cors: { origin: '*', credentials: false, exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'] },
     rateLimit: null,
     registry: (await import('prom-client')).register,
-    enabled: true,
+    httpMetrics: createMetrics(false),
+    graphql: true,
   });
   laneUrl = await serve(lane);
   yogaUrl = await serve(yoga);
@@ -79,7 +81,9 @@ async function both(req: Sent) {
       headers: { 'content-type': 'application/json', ...req.headers },
       body: req.body,
     });
-    const headers = [...res.headers].filter(([k]) => k !== 'date' && (k !== 'x-request-id' || req.headers?.['x-request-id']));
+    // yoga streams REST answers (chunked), the lane gives their length: the same bytes either way
+    const framing = (k: string) => (req.path ?? '').startsWith('/api/') && (k === 'content-length' || k === 'transfer-encoding');
+    const headers = [...res.headers].filter(([k]) => k !== 'date' && !framing(k) && (k !== 'x-request-id' || req.headers?.['x-request-id']));
     return { status: res.status, headers, text: await res.text(), handedOn: handedOn - before };
   };
   const lane = await send(laneUrl);
@@ -90,7 +94,7 @@ async function both(req: Sent) {
 
 const body = (query: string, variables?: Record<string, unknown>, extra: Record<string, unknown> = {}) => JSON.stringify({ query, variables, ...extra });
 
-describe('engine lane', () => {
+describe('read lane', () => {
   it('answers a document the engine plans whole, byte for byte as yoga', async () => {
     for (const first of [1, 5, 50]) {
       const r = await both({ body: body(BOOK, { collection: fixtureCollections[0], first }) });
@@ -151,6 +155,67 @@ describe('engine lane', () => {
     const doc = 'query A { orders(first: 1) { totalCount } } query B { orders(first: 2) { edges { node { hash } } } }';
     const r = await both({ body: body(doc, undefined, { operationName: 'A' }) });
     expect(r.status).toBe(200);
+  });
+});
+
+describe('REST reads', () => {
+  it('answers every GET route as yoga does, errors included', async () => {
+    const c = fixtureCollections[0]!;
+    const paths = [
+      `/api/v1/orders?collection=${c}&isOrderAsk=true&pagination[first]=5`,
+      `/api/v1/orders?collection=${c}&isOrderAsk=false&sort=PRICE_DESC`,
+      `/api/v1/orders?collection=${c}&status[]=VALID&status[]=EXPIRED&pagination[first]=3`,
+      '/api/v1/orders?isOrderAsk=maybe',
+      '/api/v1/orders?pagination[cursor]=nope',
+      `/api/v1/orders/nonce?address=${c}`,
+      '/api/v1/orders/nonce?address=0x12',
+      `/api/v1/collections?address=${c}`,
+      `/api/v1/collections/stats?address=${c}`,
+      '/api/v1/collections?address=0x0000000000000000000000000000000000000bad',
+      '/api/v1/collections/listing-rewards',
+      '/api/v1/indexer/status',
+      '/api/v1/orders/',
+    ];
+    for (const path of paths) {
+      for (const headers of [{}, { origin: 'https://bot.example' }] as Record<string, string>[]) {
+        const r = await both({ method: 'GET', path, headers });
+        expect(r.handedOn, path).toBe(0);
+      }
+    }
+  });
+
+  it('leaves what is not a REST read to yoga', async () => {
+    for (const [method, path] of [['GET', '/api/v1/nope'], ['GET', '/api/v1/orders/validate'], ['OPTIONS', '/api/v1/orders'], ['HEAD', '/api/v1/orders'], ['GET', '/healthz']] as const) {
+      const r = await both({ method, path });
+      expect(r.handedOn, `${method} ${path}`).toBe(1);
+    }
+  });
+});
+
+describe('the rate limit, wired as the server wires it', () => {
+  it('charges each request once and lets yoga write the refusal', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
+    const url = await serve(limited.handle);
+    try {
+      const statuses: number[] = [];
+      const remaining: (string | null)[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${url}/api/v1/orders/nonce?address=${fixtureCollections[0]}`);
+        statuses.push(res.status);
+        remaining.push(res.headers.get('ratelimit-remaining'));
+      }
+      const gql = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(BOOK, { collection: fixtureCollections[0], first: 1 }) });
+      const rest = await fetch(`${url}/api/v1/orders?collection=${fixtureCollections[0]}`);
+      expect(statuses).toEqual([200, 200, 200]);
+      expect(remaining).toEqual(['2', '1', '0']);
+      expect(gql.status).toBe(429);
+      expect(await gql.json()).toMatchObject({ errors: [{ extensions: { code: 'RATE_LIMITED' } }] });
+      expect(rest.status).toBe(429);
+      expect(await rest.json()).toMatchObject({ success: false, data: null });
+      expect(rest.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await limited.close();
+    }
   });
 });
 
