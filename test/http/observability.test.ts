@@ -52,7 +52,8 @@ describe(`logs and metrics (${backendName})`, () => {
 
   it('writes one access line per request; a GraphQL request with two errors is one warn line, nothing at error', async () => {
     const before = lines.length;
-    const res = await gql({ query: 'query Broken { nope alsoNope }', operationName: 'Broken' }, { 'x-request-id': 'req-two-errors' });
+    // under application/graphql-response+json a document that does not validate is a 400 (under application/json, 200)
+    const res = await gql({ query: 'query Broken { nope alsoNope }', operationName: 'Broken' }, { 'x-request-id': 'req-two-errors', accept: 'application/graphql-response+json' });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { errors: unknown[] }).errors).toHaveLength(2);
     const mine = accessLines('req-two-errors');
