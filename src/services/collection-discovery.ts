@@ -1,15 +1,15 @@
 // Query.collections: every collection matching a filter, ranked by a statistic, paged with the
 // address of the last collection as cursor, with an exact totalCount. A ranking needs the
-// statistic of every matching collection, so it is computed for all of them, but only that one
-// statistic (src/services/ranking-keys.ts) and only from the rows that can hold it; then the
-// matching collections are ranked here by address and name alone, and only the page's rows are
-// read whole.
+// statistic of every matching collection, but only that one statistic (src/services/ranking-keys.ts)
+// and only from the rows that can hold it. By a volume or the floor, PostgreSQL ranks and pages in
+// one statement and only the page's addresses come back; by name or change (an ICU collation and
+// a rounded percentage, both JavaScript's), the keys come back and the ranking is done here.
 import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
 import { rankCollections, type CollectionOrder } from '../domain/collection-ranking.js';
 import { ServiceError } from '../domain/errors.js';
 import type { Collection, Prisma } from '../generated/prisma/client.js';
-import type { ServiceDeps } from './deps.js';
-import { createRankingKeys } from './ranking-keys.js';
+import { readDb, type ServiceDeps } from './deps.js';
+import { createRankingKeys, DAY_MS, rankedPageSql, windowParams } from './ranking-keys.js';
 
 export interface CollectionFilter {
   type?: 'ERC721' | 'ERC1155' | null;
@@ -20,6 +20,12 @@ export interface CollectionFilter {
 
 export interface CollectionPage {
   collections: Collection[];
+  hasNextPage: boolean;
+  totalCount: number;
+}
+
+export interface RankedPage {
+  addresses: string[];
   hasNextPage: boolean;
   totalCount: number;
 }
@@ -35,8 +41,33 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
   const { prisma } = deps.db;
   const { rankingKeys } = createRankingKeys(deps);
 
+  /** A ranking by a volume or the floor, in one statement (ranking-keys.ts); null: not one of those. */
+  async function rankInSql(q: CollectionQuery): Promise<RankedPage | null> {
+    const order = q.orderBy;
+    // a name filter is Prisma's case-insensitive contains; NAME and CHANGE_24H rank in JavaScript
+    if ((order !== 'VOLUME_24H' && order !== 'VOLUME_7D' && order !== 'FLOOR') || q.filter.nameContains) return null;
+    const nowMs = deps.now().getTime();
+    const params: unknown[] =
+      order === 'FLOOR'
+        ? [Math.floor(nowMs / 1000), deps.network.strategies.standardSale]
+        : windowParams(nowMs - (order === 'VOLUME_24H' ? 1 : 7) * DAY_MS, nowMs);
+    const add = (v: unknown) => `$${params.push(v)}`;
+    const where = ['true'];
+    if (q.filter.type) where.push(`c.type = ${add(q.filter.type)}::"CollectionType"`);
+    if (q.filter.isVerified != null) where.push(`c.is_verified = ${add(q.filter.isVerified)}`);
+    const sql = rankedPageSql(order, where.join(' AND '), add(q.first + 1), q.after ? add(q.after) : null);
+    const [row] = await readDb(deps).sql.query<{ total: number; found: boolean; addresses: string[] }>(sql, params);
+    if (!row!.found) throw new ServiceError('INVALID_CURSOR', `after: ${q.after} is not the address of a collection in this list`);
+    return { addresses: row!.addresses.slice(0, q.first), hasNextPage: row!.addresses.length > q.first, totalCount: row!.total };
+  }
+
   /** The addresses of one page of the ranked list (the read engine renders the rows itself). */
-  async function rankCollectionPage(q: CollectionQuery): Promise<{ addresses: string[]; hasNextPage: boolean; totalCount: number }> {
+  async function rankCollectionPage(q: CollectionQuery): Promise<RankedPage> {
+    return (await rankInSql(q)) ?? rankInJs(q);
+  }
+
+  /** Any ranking, in JavaScript: every matching collection's key, then rankCollections (the reference of rankInSql). */
+  async function rankInJs(q: CollectionQuery): Promise<RankedPage> {
     const where: Prisma.CollectionWhereInput = {};
     if (q.filter.type) where.type = q.filter.type;
     if (q.filter.isVerified != null) where.isVerified = q.filter.isVerified;
@@ -63,5 +94,5 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
     return { collections: addresses.flatMap((a) => byAddress.get(a) ?? []), hasNextPage, totalCount };
   }
 
-  return { rankCollectionPage, listCollections };
+  return { rankCollectionPage, listCollections, rankInJs };
 }

@@ -13,7 +13,7 @@ import { percentChange } from '../domain/stats-math.js';
 import { readDb, type ServiceDeps } from './deps.js';
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
 
 const WINDOW_VOLUME_SQL = `
@@ -40,16 +40,52 @@ SELECT o.collection_address AS address, MIN(o.price)::text AS floor FROM orders 
  WHERE o.is_order_ask AND o.status = 'VALID' AND o.end_time >= $1 AND o.start_time <= $1 AND o.strategy = ANY($2::text[])
  GROUP BY 1`;
 
+/**
+ * One page of a ranking by a volume or the floor, ranked in PostgreSQL: the matching collections
+ * with their key, the cursor's row, the page (one row more than asked, for hasNextPage) and the
+ * count, in one statement. The order is rankCollections' (src/domain/collection-ranking.ts):
+ * volume biggest first (none is 0), floor lowest first and none last, ties on the address by code
+ * unit (COLLATE "C", as JavaScript's <). The cursor is the first row, in that order, whose address
+ * equals it case-insensitively, as rankCollectionPage's findIndex. Volume: $1-$6 as
+ * WINDOW_VOLUME_SQL. Floor: each collection's cheapest live standard listing by one probe of the
+ * (collection, side, status, price) index, so it costs per collection, not per live listing.
+ */
+export function rankedPageSql(order: 'VOLUME_24H' | 'VOLUME_7D' | 'FLOOR', where: string, first: string, after: string | null): string {
+  const keys =
+    order === 'FLOOR'
+      ? `SELECT c.address, (SELECT o.price FROM orders o
+           WHERE o.collection_address = c.address AND o.is_order_ask AND o.status = 'VALID' AND o.price IS NOT NULL
+             AND o.end_time >= $1 AND o.start_time <= $1 AND o.strategy = ANY($2::text[])
+           ORDER BY o.price LIMIT 1) AS k
+           FROM collections c WHERE ${where}`
+      : `SELECT c.address, COALESCE(v.volume, 0) AS k FROM collections c
+           LEFT JOIN (${WINDOW_VOLUME_SQL.replace('SUM(v)::text AS volume', 'SUM(v) AS volume')}) v ON v.address = c.address
+          WHERE ${where}`;
+  const ordering = order === 'FLOOR' ? 'm.k ASC NULLS LAST, m.address COLLATE "C"' : 'm.k DESC, m.address COLLATE "C"';
+  const later =
+    order === 'FLOOR'
+      ? `(cur.k IS NULL AND m.k IS NULL AND m.address COLLATE "C" > cur.address COLLATE "C")
+          OR (cur.k IS NOT NULL AND (m.k IS NULL OR m.k > cur.k OR (m.k = cur.k AND m.address COLLATE "C" > cur.address COLLATE "C")))`
+      : `m.k < cur.k OR (m.k = cur.k AND m.address COLLATE "C" > cur.address COLLATE "C")`;
+  const cursor = after === null ? '' : `, cur AS (SELECT m.k, m.address FROM m WHERE lower(m.address) = lower(${after}) ORDER BY ${ordering} LIMIT 1)`;
+  return `WITH m AS MATERIALIZED (${keys})${cursor}
+SELECT (SELECT count(*) FROM m)::int AS total,
+       ${after === null ? 'true' : 'EXISTS (SELECT 1 FROM cur)'} AS found,
+       ARRAY(SELECT m.address FROM m${after === null ? '' : `, cur WHERE ${later}`} ORDER BY ${ordering} LIMIT ${first}) AS addresses`;
+}
+
 /** The ranking fields of one collection; the defaults are statsFor's for a collection with no sales and no listing. */
 export type RankingKeys = Pick<RankedCollection, 'volume24h' | 'volume7d' | 'floorPrice' | 'change24h'>;
 
+/** WINDOW_VOLUME_SQL's parameters for the window (lo, hi]. */
+export function windowParams(loMs: number, hiMs: number): string[] {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return [iso(loMs), iso(floorTo(loMs, DAY_MS)), iso(floorTo(loMs, HOUR_MS)), iso(hiMs), iso(floorTo(hiMs, DAY_MS)), iso(floorTo(hiMs, HOUR_MS))];
+}
+
 export function createRankingKeys(deps: ServiceDeps) {
   async function windowVolumes(loMs: number, hiMs: number): Promise<Map<string, bigint>> {
-    const iso = (ms: number) => new Date(ms).toISOString();
-    const rows = await readDb(deps).sql.query<{ address: string; volume: string }>(WINDOW_VOLUME_SQL, [
-      iso(loMs), iso(floorTo(loMs, DAY_MS)), iso(floorTo(loMs, HOUR_MS)),
-      iso(hiMs), iso(floorTo(hiMs, DAY_MS)), iso(floorTo(hiMs, HOUR_MS)),
-    ]);
+    const rows = await readDb(deps).sql.query<{ address: string; volume: string }>(WINDOW_VOLUME_SQL, windowParams(loMs, hiMs));
     return new Map(rows.map((r) => [r.address, BigInt(r.volume)]));
   }
 

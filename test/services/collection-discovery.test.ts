@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareCollections, COLLECTION_ORDERS, type CollectionOrder } from '../../src/domain/collection-ranking.js';
 import { DEFAULT_COLLECTION_NAME } from '../../src/domain/collection-input.js';
 import { prng } from '../../src/db/prng.js';
+import type { CollectionQuery } from '../../src/services/collection-discovery.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 
@@ -112,6 +113,32 @@ describe(`collections ranking (${backendName})`, () => {
       const want = await reference(order);
       expect(await ranked(order, 150), order).toEqual(want);
       expect(await ranked(order, 5), order).toEqual(want);
+    }
+  });
+
+  it('ranks in SQL (volumes, floor) as in JavaScript: every filter, cursor spelling and page size', async () => {
+    const d = app.services.collectionDiscovery;
+    const filters = [{}, { type: 'ERC721' as const }, { isVerified: true }, { type: 'ERC1155' as const, isVerified: false }, { isVerified: false }];
+    for (const shift of [0, 30 * 60_000, D]) {
+      app.clock.now = new Date(START.getTime() + shift);
+      for (const orderBy of ['VOLUME_24H', 'VOLUME_7D', 'FLOOR'] as const) {
+        for (const filter of filters) {
+          for (const first of [1, 4, 150]) {
+            let after: string | null = null;
+            for (let page = 0; page < 30; page++) {
+              const q: CollectionQuery = { filter, orderBy, first, after };
+              const [sql, js] = await Promise.all([d.rankCollectionPage(q), d.rankInJs(q)]);
+              expect(sql, `${orderBy} ${JSON.stringify(filter)} first ${first} after ${after}`).toEqual(js);
+              if (!js.hasNextPage) break;
+              // the cursor matches case-insensitively
+              after = page % 2 ? js.addresses.at(-1)!.toUpperCase().replace('0X', '0x') : js.addresses.at(-1)!.toLowerCase();
+            }
+          }
+        }
+        const bad = { filter: { type: 'ERC1155' as const }, orderBy, first: 5, after: collections[1]! };
+        await expect(d.rankCollectionPage(bad)).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
+        await expect(d.rankInJs(bad)).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
+      }
     }
   });
 
