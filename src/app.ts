@@ -19,6 +19,7 @@ import { createIndexerRuntime, type IndexerRuntime } from './chain/indexer/index
 import { createServices, type Services } from './services/index.js';
 import { createMarketClock, LATEST_BLOCK_SECONDS_SQL, type MarketClock } from './services/market-clock.js';
 import { createSignatureVerifier, type SignatureVerifier } from './services/signature-pool.js';
+import type { RateLimiter } from './http/rate-limit.js';
 import { createApp, type App } from './yoga.js';
 
 export interface Running {
@@ -27,6 +28,8 @@ export interface Running {
   yoga: App;
   /** node:http's request handler: the read lane, then yoga (src/http/read-lane.ts) */
   handle: (req: IncomingMessage, res: ServerResponse) => void;
+  /** the rate limiter of every API request (HTTP and WebSocket); null when limits are off */
+  rateLimit: RateLimiter | null;
   /** ends open subscriptions (SSE streams complete) without closing anything else */
   endSubscriptions(): Promise<void>;
   close(): Promise<void>;
@@ -145,7 +148,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       },
       { required: false },
     );
-    const { yoga, handle } = await steps.run('http app', () => createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics }));
+    const { yoga, handle, rateLimit } = await steps.run('http app', () => createApp(services, config, logger, { collectDefaultMetrics: opts.collectDefaultMetrics }));
 
     if (db.ready) await db.ready;
     const migrations = await steps.run('migrations', () => migrate(db.sql), (m) => ({ applied: m.applied.length, alreadyApplied: m.alreadyApplied.length }));
@@ -172,6 +175,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       services,
       yoga,
       handle,
+      rateLimit,
       endSubscriptions: () => bus.endSubscriptions(),
       close: async () => {
         clearInterval(timeFloors);

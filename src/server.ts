@@ -49,7 +49,7 @@ try {
   });
   answerClientErrorsInEnvelope(server);
   // GraphQL over WebSocket (graphql-ws) on the same path and port as HTTP and SSE.
-  const graphqlWs = createGraphqlWebSocketServer(running.yoga, config, logger);
+  const graphqlWs = createGraphqlWebSocketServer(running.yoga, config, logger, running.rateLimit);
   server.on('upgrade', graphqlWs.handleUpgrade);
   await steps.run('listen', () => listen(server, config.port, config.host));
   const addr = server.address();

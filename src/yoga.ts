@@ -128,7 +128,7 @@ export function createApp(services: Services, config: Config, logger: Logger, op
     httpMetrics: metrics,
     graphql: config.readEngine && !config.persistedOperations.file,
   });
-  return { yoga, handle };
+  return { yoga, handle, rateLimit };
 }
 
 export type App = ReturnType<typeof createApp>['yoga'];

@@ -20,7 +20,7 @@ import type { Logger } from '../logger.js';
 import { RETRY_AFTER_SECONDS } from '../rest/http-status.js';
 import type { App } from '../yoga.js';
 import { graphqlPolicyPlugins } from './graphql-policy.js';
-import { createRateLimiter, type RateLimitClient } from './rate-limit.js';
+import type { RateLimitClient, RateLimiter } from './rate-limit.js';
 
 /** Seconds between the server's ping frames; a socket that misses a pong for as long is dropped. */
 const KEEP_ALIVE_MS = 12_000;
@@ -82,16 +82,9 @@ function refuse(socket: Duplex, status: number, code: string, message: string, h
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
 }
 
-export function createGraphqlWebSocketServer(yoga: App, config: Config, logger: Logger): GraphqlWebSocketServer {
+/** `rateLimit` is the HTTP app's limiter (Running.rateLimit): one budget per client for both. */
+export function createGraphqlWebSocketServer(yoga: App, config: Config, logger: Logger, rateLimit: RateLimiter | null): GraphqlWebSocketServer {
   const log = logger.child({ component: 'graphql-ws' });
-  // The same settings as the HTTP limiter: with REDIS_URL both draw from the one budget per client.
-  const rateLimit = createRateLimiter({
-    perMinute: config.rateLimitPerMinute,
-    apiKeys: config.apiKeyLimits,
-    trustProxy: config.trustProxy,
-    redisUrl: config.redisUrl,
-    logger,
-  });
   const paramsHooks = graphqlPolicyPlugins(config).flatMap((p: Plugin) => (p.onParams ? [p.onParams] : []));
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxBodyBytes });
   const headersOf = new WeakMap<WebSocket, Headers>();
@@ -216,7 +209,6 @@ export function createGraphqlWebSocketServer(yoga: App, config: Config, logger: 
       while (wss.clients.size && Date.now() < cutAt) await new Promise((r) => setTimeout(r, 20));
       for (const socket of wss.clients) socket.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
-      await rateLimit?.close();
     },
   };
 }

@@ -20,10 +20,10 @@ export interface ListeningApp {
   close(): Promise<void>;
 }
 
-export async function listen(app: Pick<TestApp, 'yoga' | 'handle' | 'config'>): Promise<ListeningApp> {
+export async function listen(app: Pick<TestApp, 'yoga' | 'handle' | 'config' | 'rateLimit'>): Promise<ListeningApp> {
   const server = createServer((req, res) => app.handle(req, res));
   answerClientErrorsInEnvelope(server);
-  const ws = createGraphqlWebSocketServer(app.yoga, app.config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  const ws = createGraphqlWebSocketServer(app.yoga, app.config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), app.rateLimit);
   server.on('upgrade', ws.handleUpgrade);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
