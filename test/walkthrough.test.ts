@@ -1,19 +1,55 @@
-// README "Who uses this and how", executed: every GraphQL block and every curl of that section
-// runs against the demo marketplace and must succeed, and the bot's path (nonce, sign with the
-// original v1 SDK, POST /api/v1/orders) stores the order. A README edit that breaks a step fails here.
-import { readFileSync } from 'node:fs';
+// The examples of README.md and docs/*.md, executed: every ```graphql block must validate against
+// the schema, and every query among them (variables of type Address get the demo collection)
+// answers the demo marketplace without errors; every curl answers 200 (a GET of its path, or a
+// POST of its JSON body to /graphql). The bot's path (nonce, sign with the original v1 SDK,
+// POST /api/v1/orders) stores the order. A docs edit that breaks an example fails here.
+import { readdirSync, readFileSync } from 'node:fs';
+import { getOperationAST, Kind, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../src/db/seed-demo.js';
 import { DEMO_COLLECTION } from '../src/http/pages/demo-addresses.js';
+import { schema } from '../src/schema/index.js';
 import { signWithV1Sdk } from './helpers/maker-orders.js';
 import { available, titled } from './helpers/skip-reasons.js';
 import { FIXED_NOW, startTestApp, type TestApp } from './helpers/test-app.js';
 import { backendName } from './helpers/test-database.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const section = readme.slice(readme.indexOf('## Who uses this and how'), readme.indexOf('\n## ', readme.indexOf('## Who uses this and how') + 5));
-const graphqlBlocks = [...section.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!);
-const curlPaths = [...section.matchAll(/^curl [^']*'localhost:4000([^']+)'/gm)].map((m) => m[1]!);
+const pages = ['README.md', ...readdirSync(new URL('../docs/', import.meta.url)).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const texts = pages.map((page) => ({ page, text: readFileSync(new URL(`../${page}`, import.meta.url), 'utf8') }));
+
+const graphqlBlocks = texts.flatMap(({ page, text }) => [...text.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m, i) => [`${page} #${i + 1}`, m[1]!] as const));
+// A curl command: its line in a ```sh block, with backslash continuations joined.
+const curls = texts.flatMap(({ page, text }) =>
+  [...text.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) =>
+    m[1]!
+      .replace(/\\\n\s*/g, ' ')
+      .split('\n')
+      .filter((line) => line.startsWith('curl '))
+      .map((line) => [page, line] as const),
+  ),
+);
+
+/** The request a documented curl sends: a GET of a quoted path, or a JSON POST to /graphql. */
+function curlRequest(line: string): { path: string; query?: string } {
+  const post = /^curl .*localhost:4000(\/graphql) .*-d '([^']+)'/.exec(line);
+  if (post) return { path: post[1]!, query: (JSON.parse(post[2]!) as { query: string }).query };
+  const get = /^curl [^']*'localhost:4000([^']+)'\s*$/.exec(line);
+  if (!get) throw new Error(`an example the walk-through cannot run: ${line}`);
+  return { path: get[1]! };
+}
+
+function executableQuery(source: string): { variables: Record<string, string> } | null {
+  const document = parse(source);
+  const operation = getOperationAST(document);
+  if (!operation || operation.operation !== 'query') return null;
+  const variables: Record<string, string> = {};
+  for (const v of operation.variableDefinitions ?? []) {
+    const type = v.type.kind === Kind.NON_NULL_TYPE ? v.type.type : v.type;
+    if (type.kind !== Kind.NAMED_TYPE || type.name.value !== 'Address') return null;
+    variables[v.variable.name.value] = DEMO_COLLECTION;
+  }
+  return { variables };
+}
 
 let app: TestApp;
 beforeAll(async () => {
@@ -22,27 +58,40 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-describe(`README walk-through (${backendName})`, () => {
-  it('has steps to run', () => {
-    expect(graphqlBlocks.length).toBeGreaterThanOrEqual(3);
-    expect(curlPaths.length).toBeGreaterThanOrEqual(5);
+describe(`README and docs examples (${backendName})`, () => {
+  it('has examples to run, one of each kind in README', () => {
+    expect(graphqlBlocks.filter(([label]) => label.startsWith('README')).length).toBeGreaterThanOrEqual(1);
+    expect(curls.filter(([page]) => page === 'README.md').length).toBeGreaterThanOrEqual(1);
+    expect(graphqlBlocks.length).toBeGreaterThanOrEqual(5);
+    expect(curls.length).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(graphqlBlocks.map((q, i) => [i + 1, q] as const))('GraphQL block %i answers without errors', async (_i, query) => {
-    const r = await app.gql(query);
+  it.each(graphqlBlocks)('GraphQL %s validates, and a query answers without errors', async (_label, source) => {
+    expect(validate(schema, parse(source)).map((e) => e.message)).toEqual([]);
+    const runnable = executableQuery(source);
+    if (!runnable) return; // a mutation needs a signed order, a subscription a stream: validated above
+    const r = await app.gql(source, runnable.variables);
     expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
     expect(r.status).toBe(200);
     expect(JSON.stringify(r.data)).not.toBe('{}');
   });
 
-  it.each(curlPaths)('curl %s answers 200', async (path) => {
+  it.each(curls)('%s: %s answers 200', async (_page, line) => {
+    const { path, query } = curlRequest(line);
+    if (query !== undefined) {
+      const r = await app.gql(query);
+      expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
+      expect(r.status).toBe(200);
+      return;
+    }
     const r = await app.rest(path);
     expect(r.status).toBe(200);
     if (path.startsWith('/api/v1/') && !path.endsWith('openapi.json')) expect(r.body.success).toBe(true);
   });
 
-  it('the demo data answers the frontend query with a collection page', async () => {
-    const r = await app.gql(graphqlBlocks[0]!);
+  it("README's query shows the demo's first collection with listings", async () => {
+    const first = graphqlBlocks.find(([label]) => label.startsWith('README'))![1];
+    const r = await app.gql(first);
     const c = (r.data as any).collection;
     expect(c.name).toBe('Lantern Owls');
     expect(c.orders.edges.length).toBeGreaterThan(0);
