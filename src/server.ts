@@ -9,7 +9,7 @@ import { openDatabaseEarly, startDatabaseEarly } from './db/open-database-early.
 
 const USAGE = `usage: npm start            (node dist/server.js)
 Serves GraphQL on /graphql, the v1 REST API on /api/v1, /healthz, /readyz and /metrics.
-Configured by environment variables only (see README "Configuration"), e.g.
+Configured by environment variables only (see docs/configuration.md), e.g.
   PORT=4000 DATA_DIR=./data            embedded database (default)
   DATABASE_URL=postgresql://...        PostgreSQL; DATABASE_WAIT_SECONDS=forever waits for it at boot
   SHUTDOWN_TIMEOUT_MS=8000             how long SIGTERM lets in-flight requests finish`;
