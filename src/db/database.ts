@@ -110,6 +110,8 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
     idle_in_transaction_session_timeout: t.idleInTransactionMs,
     // A dead peer (partition) is noticed by the OS instead of never.
     keepAlive: true,
+    // Named statements (src/db/prepared-names.ts) are planned for each run's own values.
+    options: '-c plan_cache_mode=force_custom_plan',
   });
   // An idle client erroring (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});

@@ -15,6 +15,7 @@ import type { SqlRunner } from './sql-runner.js';
 interface Pending {
   text: string;
   values: unknown[];
+  prepareAs?: string;
   resolve(rows: unknown[]): void;
   reject(err: unknown): void;
 }
@@ -42,7 +43,7 @@ export function createStatementBatch(sql: SqlRunner): StatementBatch {
     queue = [];
     if (batch.length === 1) {
       const [q] = batch;
-      return sql.query(q!.text, q!.values).then(q!.resolve, q!.reject);
+      return sql.query(q!.text, q!.values, q!.prepareAs).then(q!.resolve, q!.reject);
     }
     try {
       const combined = combineStatements(batch);
@@ -57,10 +58,11 @@ export function createStatementBatch(sql: SqlRunner): StatementBatch {
   }
 
   return {
-    query<T>(text: string, values: unknown[] = []): Promise<T[]> {
+    /** `prepareAs` names a statement that runs alone (a combined one is never named). */
+    query<T>(text: string, values: unknown[] = [], prepareAs?: string): Promise<T[]> {
       return new Promise<T[]>((resolve, reject) => {
         if (queue.length === 0) setImmediate(() => void flush());
-        queue.push({ text, values, resolve: resolve as (rows: unknown[]) => void, reject });
+        queue.push({ text, values, prepareAs, resolve: resolve as (rows: unknown[]) => void, reject });
       });
     },
   };

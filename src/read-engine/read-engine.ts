@@ -18,6 +18,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { Context } from '../context.js';
+import { createPreparedNames } from '../db/prepared-names.js';
 import type { OrderQuery } from '../domain/order-query.js';
 import { schema } from '../schema/index.js';
 import { nowSeconds, readDb } from '../services/deps.js';
@@ -40,6 +41,8 @@ interface DocumentPlan {
 }
 
 const plans = new WeakMap<DocumentNode, DocumentPlan | null>();
+/** the engine's statements are few texts sent over and over: prepared (src/db/prepared-names.ts) */
+const preparedName = createPreparedNames();
 
 /** Only a query whose root selection is plain fields takes part (the first operation: the complexity plugin's). */
 function planDocument(document: DocumentNode): DocumentPlan | null {
@@ -138,7 +141,7 @@ async function answer(args: ExecutionArgs, ordinary: Execute | null): Promise<st
   const rest = rendered.size < plan.roots.length ? Promise.resolve(ordinary!({ ...args, document: restDocument(plan, args.document, rendered) })).catch(() => null) : null;
   // through the request's statement batch (src/db/statement-batch.ts)
   const statement = `SELECT ${columns.map((c, i) => `${c.sql} AS r${i}`).join(', ')}`;
-  const [row] = await ctx.sql.query<Record<string, string | null>>(statement, query.params.values).catch(() => [null]);
+  const [row] = await ctx.sql.query<Record<string, string | null>>(statement, query.params.values, preparedName(statement)).catch(() => [null]);
   // answered by the executor after all: the others finish first (no statement of this request outlives it)
   const fallback = async () => {
     await rest;
@@ -197,7 +200,8 @@ export async function renderOrderList(ctx: Context, q: OrderQuery, node: { nodes
   if (!deps.config.readEngine) return null;
   const plan = new QueryPlan(schema, { fragments: node.fragments, variables: {} }, nowSeconds(deps));
   const sql = plan.orderList(node.nodes, q);
-  const [row] = await ctx.sql.query<{ r0: string | null }>(`SELECT ${sql} AS r0`, plan.params.values).catch(() => [null]);
+  const statement = `SELECT ${sql} AS r0`;
+  const [row] = await ctx.sql.query<{ r0: string | null }>(statement, plan.params.values, preparedName(statement)).catch(() => [null]);
   const text = row?.r0 ?? null;
   return text === null || text.includes(UNRENDERABLE) || plan.islands.length ? null : text;
 }
