@@ -44,3 +44,11 @@ export function jsonObjectSql(fields: readonly { key: string; sql: string }[]): 
   if (!fields.length) return `'{}'`;
   return fields.map((f, i) => `'${i ? ',' : '{'}"${f.key}":' || ${f.sql}`).join(' || ') + ` || '}'`;
 }
+
+/**
+ * A Relay global id (src/schema/node.ts): base64 of `<typename>:<key>`, as Pothos encodes it
+ * (Buffer's base64 of the UTF-8 text, padded). PostgreSQL's base64 breaks its output into lines
+ * of 76 characters; the id is one line.
+ */
+export const jsonGlobalId = (typename: string, keySql: string) =>
+  `to_json(replace(encode(convert_to('${typename}:' || ${keySql}, 'UTF8'), 'base64'), chr(10), ''))::text`;

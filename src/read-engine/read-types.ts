@@ -6,7 +6,7 @@
 import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
 import { CHAIN_FINAL_STATUSES } from '../domain/order-status.js';
 import type { CollectionColumn, OrderColumn } from '../services/order-page-sql.js';
-import { jsonBoolean, jsonEther, jsonInt, jsonLiteral, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
+import { jsonBoolean, jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
 
 /** What a field reads, over the row alias `t` of its type; `now()` is the request's clock in seconds (SQL, a parameter added on first use). */
 export type FieldRead<Col extends string> =
@@ -26,6 +26,8 @@ export interface ReadType<Col extends string = string> {
   /** how the engine fetches one row of this type again to run a resolver-only field under it (none: every field renders) */
   refetch?: { field: string; arg: string; key: (t: string) => string };
   fields: Record<string, FieldRead<Col>>;
+  /** the interfaces the GraphQL type implements: a fragment on one of them selects on this type too (./selection.ts) */
+  interfaces?: readonly string[];
 }
 
 const leaf = <C extends string>(columns: readonly C[], json: (t: string, now: () => string) => string): FieldRead<C> => ({ kind: 'leaf', columns, json });
@@ -34,7 +36,9 @@ const finalStatuses = CHAIN_FINAL_STATUSES.map((s) => `'${s}'`).join(', ');
 export const ORDER_TYPE: ReadType<OrderColumn> = {
   table: 'orders',
   refetch: { field: 'order', arg: 'hash', key: (t) => `${t}.hash` },
+  interfaces: ['Node'],
   fields: {
+    id: leaf(['hash'], (t) => jsonGlobalId('Order', `${t}.hash`)),
     hash: leaf(['hash'], (t) => jsonString(`${t}.hash`)),
     collectionAddress: leaf(['collectionAddress'], (t) => jsonString(`${t}.collection_address`)),
     tokenId: leaf(['tokenId'], (t) => jsonNullableString(`${t}.token_id::text`)),
@@ -75,7 +79,9 @@ const nullableText = (column: string) => (t: string) => jsonNullableString(`${t}
 export const COLLECTION_TYPE: ReadType<CollectionColumn> = {
   table: 'collections',
   refetch: { field: 'collection', arg: 'address', key: (t) => `${t}.address` },
+  interfaces: ['Node'],
   fields: {
+    id: leaf(['address'], (t) => jsonGlobalId('Collection', `${t}.address`)),
     address: leaf(['address'], (t) => jsonString(`${t}.address`)),
     owner: leaf(['owner'], (t) => jsonString(`${t}.owner`)),
     setter: leaf(['setter'], nullableText('setter')),
@@ -117,7 +123,9 @@ export const COLLECTION_TYPE: ReadType<CollectionColumn> = {
 /** A sale (src/schema/discovery.ts); the table has no columns list of its own in the resolver path. */
 export const SALE_TYPE: ReadType = {
   table: 'sales',
+  interfaces: ['Node'],
   fields: {
+    id: leaf([], (t) => jsonGlobalId('Sale', `${t}.tx_hash || ':' || ${t}.log_index`)),
     collectionAddress: leaf([], (t) => jsonString(`${t}.collection_address`)),
     collection: { kind: 'object', type: 'Collection', columns: [], from: (t, a) => `FROM collections ${a} WHERE ${a}.address = ${t}.collection_address`, nullable: false },
     tokenId: leaf([], (t) => jsonString(`${t}.token_id::text`)),

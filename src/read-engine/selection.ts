@@ -1,9 +1,9 @@
 // The fields a selection selects on an object type, in response order, with graphql-js'
 // CollectFields rules (https://spec.graphql.org/October2021/#CollectFields): @skip/@include
 // evaluated against the request's variables, named and inline fragments whose type condition is
-// the type (the read types belong to no interface or union), and fields of one response key
-// merged into one entry with every node that selected it. graphql-js' own collectFields is
-// internal API (@internal), hence this short copy.
+// the type or an interface it implements (declared with the read type, ./read-types.ts), and
+// fields of one response key merged into one entry with every node that selected it.
+// graphql-js' own collectFields is internal API (@internal), hence this short copy.
 import {
   getDirectiveValues,
   GraphQLIncludeDirective,
@@ -13,6 +13,7 @@ import {
   type FragmentDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { READ_TYPES, type ReadTypeName } from './read-types.js';
 
 export interface SelectionScope {
   fragments: Record<string, FragmentDefinitionNode>;
@@ -23,6 +24,11 @@ function included(node: { directives?: FieldNode['directives'] }, scope: Selecti
   if (!node.directives?.length) return true;
   if (getDirectiveValues(GraphQLSkipDirective, node, scope.variables)?.if === true) return false;
   return getDirectiveValues(GraphQLIncludeDirective, node, scope.variables)?.if !== false;
+}
+
+/** Whether a fragment with this type condition applies to an object of `typeName`. */
+function applies(condition: string, typeName: string): boolean {
+  return condition === typeName || (Object.hasOwn(READ_TYPES, typeName) && (READ_TYPES[typeName as ReadTypeName].interfaces?.includes(condition) ?? false));
 }
 
 /** Response key -> the field nodes selecting it, in first-seen order. */
@@ -38,11 +44,11 @@ export function collectFields(sets: readonly (SelectionSetNode | undefined)[], t
         if (list) list.push(sel);
         else out.set(key, [sel]);
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        if (!sel.typeCondition || sel.typeCondition.name.value === typeName) walk(sel.selectionSet);
+        if (!sel.typeCondition || applies(sel.typeCondition.name.value, typeName)) walk(sel.selectionSet);
       } else if (!seen.has(sel.name.value)) {
         seen.add(sel.name.value);
         const frag = scope.fragments[sel.name.value];
-        if (frag && frag.typeCondition.name.value === typeName) walk(frag.selectionSet);
+        if (frag && applies(frag.typeCondition.name.value, typeName)) walk(frag.selectionSet);
       }
     }
   };

@@ -33,8 +33,11 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    // node(id:) and nodes(ids:) are ./node.ts: an id this API never issued answers null there
     nodeQueryOptions: false,
     nodesQueryOptions: false,
+    nodeTypeOptions: { description: 'An object with a global id: refetch it with node(id:)' },
+    idFieldOptions: { description: 'Opaque global id, stable for the life of the object; the cache key for clients' },
   },
   complexity: {
     defaultComplexity: 1,

@@ -13,6 +13,7 @@ import './order-submission.js';
 import './subscriptions.js';
 import './discovery.js';
 import './collection-market.js';
+import './node.js';
 
 export const schema = builder.toSchema();
 

@@ -69,6 +69,8 @@ describe(`read types declared once (${backendName})`, () => {
     for (const [name, read] of Object.entries(READ_TYPES)) {
       const type = schema.getType(name) as GraphQLObjectType;
       expect(Object.keys(read.fields).sort(), name).toEqual(Object.keys(type.getFields()).sort());
+      // a fragment on an interface selects on the type (./selection.ts reads these)
+      expect([...(read.interfaces ?? [])].sort(), name).toEqual(type.getInterfaces().map((i) => i.name).sort());
       for (const [field, decl] of Object.entries(read.fields)) {
         if (decl.kind === 'resolver') expect(decl.reason.length, `${name}.${field}`).toBeGreaterThan(20);
         if (decl.kind === 'object') expect(isObjectType(getNamedType(type.getFields()[field]!.type)), `${name}.${field}`).toBe(true);
@@ -91,11 +93,12 @@ const COLLECTION_LEAVES = Object.entries(READ_TYPES.Collection.fields).filter(([
 let aliasN = 0;
 const field = (name: string, aliased: boolean) => (aliased ? `f${++aliasN}: ${name}` : name);
 
-/** A non-empty set of leaves, some aliased, sometimes through an inline fragment or a skipped duplicate. */
+/** A non-empty set of leaves, some aliased, sometimes through an inline fragment (on the type or its interface) or a skipped duplicate. */
 const leaves = (names: string[], type: string) =>
-  fc.tuple(fc.subarray(names, { minLength: 1, maxLength: 6 }), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), fc.constantFrom('plain', 'fragment', 'directive', 'typename')).map(([picked, aliases, how]) => {
+  fc.tuple(fc.subarray(names, { minLength: 1, maxLength: 6 }), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), fc.constantFrom('plain', 'fragment', 'directive', 'typename', 'interface')).map(([picked, aliases, how]) => {
     const list = picked.map((n, i) => field(n, aliases[i]!)).join(' ');
     if (how === 'fragment') return `... on ${type} { ${list} }`;
+    if (how === 'interface') return `${list} ... on Node { ${field('id', aliases[5]!)} }`;
     if (how === 'directive') return `${list} ${picked[0]} @include(if: $yes) f${++aliasN}: ${picked[0]} @skip(if: $yes)`;
     if (how === 'typename') return `__typename ${list}`;
     return list;

@@ -1,0 +1,105 @@
+// Relay Global Object Identification (https://relay.dev/graphql/objectidentification.htm): each
+// entity with a stable key implements Node with an opaque `id`, and node(id:) / nodes(ids:) fetch
+// any of them again. Apollo Client's default cache keys objects by __typename and id, so two
+// components selecting the same object with different fields share one cache entry.
+//
+// An id is base64 of `<Type>:<key>` (what Pothos and graphql-relay-js encode), the key being
+// what identifies the object on chain or in the API already: Order:<hash>,
+// Collection:<address>, CollectionStats:<address>, Sale:<txHash>:<logIndex> (a log's place in
+// the chain, which survives re-indexing; the row id would not). The read engine renders the same
+// bytes in SQL (jsonGlobalId, src/read-engine/json-sql.ts; the keys in read-types.ts).
+//
+// An id that is not one this API issues answers null, as for an object that no longer exists:
+// ids are opaque to clients, Relay expects null there, and nodes(ids:) keeps the others.
+import { encodeGlobalID, resolveNodes } from '@pothos/plugin-relay';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Context } from '../context.js';
+import { normalizeAddress } from '../domain/address.js';
+import { badRequest } from '../domain/errors.js';
+import type { Collection as CollectionRow, Order as OrderRow, Sale as SaleRow } from '../generated/prisma/client.js';
+import type { CollectionStats } from '../services/stats.js';
+import { builder } from './builder.js';
+import { Collection } from './collection.js';
+import { CollectionStatsRef } from './collection-stats.js';
+import { Sale } from './discovery.js';
+import { Order } from './order.js';
+
+/** nodes(ids:) reads at most a page's worth (the connections' largest `first`). */
+export const MAX_NODE_IDS = 150;
+
+const isChecksummedAddress = (key: string) => normalizeAddress(key) === key;
+const SALE_KEY = /^(0x[0-9a-f]{64}):(0|[1-9][0-9]{0,9})$/;
+
+/** Node types by name: whether a key is one of theirs (the form the API returns, nothing looser). */
+const NODE_KEYS: Record<string, (key: string) => boolean> = {
+  Order: (key) => /^0x[0-9a-f]{64}$/.test(key),
+  Collection: isChecksummedAddress,
+  CollectionStats: isChecksummedAddress,
+  Sale: (key) => SALE_KEY.test(key) && Number(key.slice(67)) <= 2 ** 31 - 1,
+};
+
+/** The type and key an id names, or null when this API never issues it (malformed, unknown type, non-canonical). */
+export function parseGlobalId(id: string): { typename: string; id: string } | null {
+  if (id.length > 200 || !/^[A-Za-z0-9+/]*={0,2}$/.test(id)) return null;
+  const text = Buffer.from(id, 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  if (colon < 0) return null;
+  const typename = text.slice(0, colon);
+  const key = text.slice(colon + 1);
+  if (!Object.hasOwn(NODE_KEYS, typename) || !NODE_KEYS[typename]!(key)) return null;
+  // one object, one id: another spelling of the same bytes (no padding, stray bits) is not it
+  return encodeGlobalID(typename, key) === id ? { typename, id: key } : null;
+}
+
+builder.nodeRef(Order, {
+  id: { resolve: (o: OrderRow) => o.hash },
+  loadOne: (hash, ctx: Context) => ctx.services.orders.getOrder(hash),
+});
+
+builder.nodeRef(Collection, {
+  id: { resolve: (c: CollectionRow) => c.address },
+  loadMany: (addresses, ctx: Context) => addresses.map((a) => ctx.loaders.collection.load(a)),
+});
+
+builder.nodeRef(CollectionStatsRef, {
+  id: { resolve: (s: CollectionStats) => s.address },
+  loadMany: (addresses, ctx: Context) => addresses.map((a) => ctx.loaders.stats.load(a)),
+});
+
+builder.nodeRef(Sale, {
+  id: { resolve: (s: SaleRow) => `${s.txHash}:${s.logIndex}` },
+  loadMany: async (keys, ctx: Context) => {
+    const wanted = keys.map((k) => SALE_KEY.exec(k)!).map(([, txHash, logIndex]) => ({ txHash: txHash!, logIndex: Number(logIndex) }));
+    const rows = await ctx.services.deps.db.prisma.sale.findMany({ where: { OR: wanted } });
+    const byKey = new Map(rows.map((r) => [`${r.txHash}:${r.logIndex}`, r]));
+    return keys.map((k) => byKey.get(k) ?? null);
+  },
+});
+
+const NodeRef = builder.nodeInterfaceRef();
+
+/** The objects the ids name, in their order; null where none does. */
+function loadNodes(ids: readonly (string | number)[], ctx: Context, info: GraphQLResolveInfo) {
+  return resolveNodes(builder, ctx, info, ids.map((id) => parseGlobalId(String(id))));
+}
+
+builder.queryFields((t) => ({
+  node: t.field({
+    type: NodeRef,
+    nullable: true,
+    description: 'The object with this global id (its `id` field); null when none has it, a malformed id included.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx, info) => (await loadNodes([args.id], ctx, info))[0] as never,
+  }),
+  nodes: t.field({
+    type: [NodeRef],
+    nullable: { list: false, items: true },
+    description: `The objects with these global ids, in their order; null for an id no object has. At most ${MAX_NODE_IDS} ids.`,
+    args: { ids: t.arg.idList({ required: true }) },
+    complexity: (args) => ({ field: 1, multiplier: Math.min(args.ids.length, MAX_NODE_IDS) }),
+    resolve: (_root, args, ctx, info) => {
+      if (args.ids.length > MAX_NODE_IDS) throw badRequest([{ field: 'ids', code: 'BAD_REQUEST', message: `at most ${MAX_NODE_IDS} ids` }], `Invalid argument ids: at most ${MAX_NODE_IDS} ids`);
+      return loadNodes(args.ids, ctx, info) as never;
+    },
+  }),
+}));
