@@ -5,7 +5,7 @@
 // live events and shared rate limits across them), waits until each answers /readyz, prints
 // their addresses and stays in the foreground; Ctrl-C (or `npm run cluster -- stop` from another
 // shell) stops them cleanly. Any other variable of the service (RPC_URL, INDEXER, ...) is passed
-// through to every instance. Put a load balancer in front of the printed ports (README "Deploying").
+// through to every instance. Put a load balancer in front of the printed ports (docs/operations.md, "Deploying").
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startCluster, stopRecordedCluster, REPO_ROOT } from './cluster/start-cluster.js';

@@ -3,7 +3,7 @@
 // INTERNAL so no stack trace or SQL ever reaches a client. Every error leaves here with
 // `extensions.code` and `extensions.http.status` from the one code -> status table
 // (src/rest/http-status.ts); yoga answers with the highest status among a response's errors
-// (200 when there are none). README "GraphQL errors" states this rule.
+// (200 when there are none). docs/api.md, "Errors", states this rule.
 import { GraphQLError, Kind, visit, type ASTNode, type DocumentNode, type ValueNode } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import { isDatabaseUnavailable } from './db/database-unavailable.js';

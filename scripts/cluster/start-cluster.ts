@@ -1,6 +1,6 @@
 // N gateway processes on one PostgreSQL (and usually one Redis): the module behind
 // `npm run cluster` and the cluster tests. Each instance is `node <npm start's flags>
-// dist/server.js`, the built server as README tells a supervisor to run it (no npm or other
+// dist/server.js`, the built server as docs/operations.md tells a supervisor to run it (no npm or other
 // wrapper process, so a signal or kill -9 reaches the server itself, and no TypeScript compiled
 // at run time), on its own port, logging to <logDir>/instance-<i>.log; ready once /readyz
 // answers 200. dist/ is rebuilt first when a source is newer than it.

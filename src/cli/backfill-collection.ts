@@ -25,7 +25,7 @@ const USAGE = `usage: npm run backfill -- <collection address> [--from N]
 Indexes one collection's history (NFT transfers, the sales of its fills) from block N (default
 INDEXER_BACKFILL_FROM_BLOCK, else 0) up to where the live indexer started following it. A running
 service holding the indexer lease runs the job between its live batches; otherwise this command
-runs it. Needs RPC_URL and the database settings of the service (README "Configuration").`;
+runs it. Needs RPC_URL and the database settings of the service (docs/configuration.md).`;
 
 function fail(message: string): never {
   console.error(message);

@@ -8,7 +8,7 @@
 // each is wrapped in $primary(). Here the read services opt in instead, so a new query stays on
 // the primary unless someone decides otherwise.
 //
-// Consistency rule, the one clients see (README "Deploying"):
+// Consistency rule, the one clients see (docs/operations.md, "Deploying"):
 //   - an order fetched by hash is never missing because of lag: a miss on the replica is asked
 //     again on the primary (read your own write: POST, then GET from any instance);
 //   - lists, collections and stats may lag the primary, by at most DATABASE_REPLICA_MAX_LAG_MS

@@ -13,7 +13,7 @@
 // PUBLISH whose connection breaks after Redis received it but before the reply is delivered
 // locally as well, so local subscribers may see that one event twice.)
 // Subscribers on other instances miss the events published during the outage; that is the
-// documented degradation (README "Deploying").
+// documented degradation (docs/operations.md, "Deploying").
 import type { Redis } from 'ioredis';
 
 export interface EventTargetLogger {

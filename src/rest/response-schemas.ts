@@ -83,7 +83,7 @@ export const CollectionStatsResponse = z
     countAll: uint,
     ...windowFields,
   })
-  .meta({ id: 'CollectionStats', description: 'rolling windows (now - D, now]; see README "Decisions worth knowing"' });
+  .meta({ id: 'CollectionStats', description: 'rolling windows (now - D, now]; see docs/decisions.md, "Statistics"' });
 
 export const ListingRewardResponse = z
   .strictObject({ collection: CollectionResponse, volume24hGlobal: uint, points: z.int(), floorGlobal: uint })

@@ -1,7 +1,7 @@
 // Scalars for the marketplace's value formats. Parsing reuses the domain parsers so GraphQL and
 // REST accept and refuse exactly the same inputs. A refused value is an InvalidInputValue
 // carrying the problem code REST gives the same mistake; src/graphql-errors.ts names the
-// variable path or argument it was found at (README "GraphQL errors").
+// variable path or argument it was found at (docs/api.md, "Errors").
 import { Kind, type ValueNode } from 'graphql';
 import { normalizeAddress } from '../domain/address.js';
 import { parseParams } from '../domain/order-params.js';

@@ -16,7 +16,7 @@ import { createPostgresDatabase, TEST_DATABASE_URL } from '../helpers/test-datab
 
 const COLLECTION = '0x' + 'a7'.repeat(20);
 const wallet = new Wallet('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
-// Small bounds keep the test short; the defaults are documented in README (2 s / 5 s + 1 s).
+// Small bounds keep the test short; the defaults are documented in docs/configuration.md (2 s / 5 s + 1 s).
 const TIMEOUTS = { connectMs: 1000, statementMs: 1500, idleInTransactionMs: 3000, sessionMs: 5000 };
 const BOUND_MS = 4000;
 

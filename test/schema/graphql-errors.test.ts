@@ -1,5 +1,5 @@
 // GraphQL errors: they name the GraphQL argument or variable the client wrote, every one carries
-// extensions.code, and the HTTP status follows one rule (README "GraphQL errors"): 200 without
+// extensions.code, and the HTTP status follows one rule (docs/api.md, "Errors"): 200 without
 // errors, otherwise the highest status of the errors' codes in the code -> status table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,7 +1,7 @@
 // MakerOrderInput over GraphQL: the fields use the Address, Uint256, UnixTime and
 // OrderParam scalars, so generated client types are exact; a malformed value is a BAD_USER_INPUT
 // error naming the field (variable path or argument path) with the problem code REST uses, and
-// never reaches the service. Decision (README "Submitting orders"): on GraphQL the format of a
+// never reaches the service. Decision (docs/api.md, "Submitting orders"): on GraphQL the format of a
 // field is the type system's, for createOrder, createOrders and the validateOrder dry run alike;
 // only a well-formed order gets `valid: false` / OrderRejected with problems. REST is unchanged:
 // POST /orders/validate still answers 200 valid:false for a malformed field.
