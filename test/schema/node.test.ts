@@ -110,6 +110,8 @@ describe(`global ids (${backendName})`, () => {
       b64(`PageInfo:${hash}`), // a type that is not a Node
       b64(`Collection:${collections[0].address.toLowerCase()}`),
       b64(`Sale:${hash}:99999999999`),
+      b64('CollectionStats:0x000000000000000000000000000000000000dEaD'), // well formed, no such collection
+      b64(`Sale:0x${'ab'.repeat(32)}:0`), // well formed, no such sale
       b64('Sale:1'),
     ];
     for (const id of unknown) {
