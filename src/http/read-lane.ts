@@ -1,6 +1,7 @@
 // The read lane: the reads clients send all day are answered on node:http directly, without
 // yoga building a fetch Request and Response and running its plugin hooks for them:
-// - a GraphQL POST whose document the read engine plans whole (parsed and validated once per text);
+// - a GraphQL POST with a root field the read engine plans (parsed and validated once per text;
+//   the other root fields run through graphql-js's executor beside the engine's statement);
 // - a GET of a REST route (the v1 reads: orders, nonce, collections, stats, rewards, status).
 // The answer is the same bytes with the same status and headers (the media type by Accept, CORS,
 // the rate limit's headers, X-Request-Id), the same access line and the same metrics;
@@ -13,7 +14,7 @@
 // a framework already read), and the rate limit's decision rides along so it is charged once.
 //
 // A document is admitted once per text: it parses, passes the same validation rules as yoga's
-// (the specified rules and the policy's, src/http/graphql-policy.ts), and the engine plans every
+// (the specified rules and the policy's, src/http/graphql-policy.ts), and the engine plans a
 // root field of it. With persisted operations configured, or READ_ENGINE=false, GraphQL is left
 // to yoga: its plugins decide.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -22,7 +23,7 @@ import { getOperationAST, parse, specifiedRules, validate, type DocumentNode, ty
 import type { Counter, Histogram, Registry } from 'prom-client';
 import { createContext, type Context } from '../context.js';
 import type { Logger } from '../logger.js';
-import { answerWithEngine, plansWholeDocument } from '../read-engine/read-engine.js';
+import { answerWithEngine, plansSomeRoot } from '../read-engine/read-engine.js';
 import type { Services } from '../services/index.js';
 import { logAccess, REQUEST_ID_HEADER } from './access-log-plugin.js';
 import { parseQueryString } from '../rest/query-string.js';
@@ -103,7 +104,7 @@ export function createReadLane(opts: ReadLaneOptions): NodeHandler {
     entry = false;
     try {
       const document = parse(text);
-      if (!validate(opts.schema, document, rules).length && plansWholeDocument(document)) {
+      if (!validate(opts.schema, document, rules).length && plansSomeRoot(document)) {
         entry = { document, first: document.definitions[0] as OperationDefinitionNode };
       }
     } catch {

@@ -8,6 +8,7 @@
 // raises the errors as before.
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import {
+  execute,
   getVariableValues,
   Kind,
   type DocumentNode,
@@ -96,18 +97,19 @@ export async function executeWithEngine(args: ExecutionArgs, ordinary: Execute):
 }
 
 /**
- * The engine's whole answer to a query (the response's JSON text), when the engine plans every
- * root field of it; null where the executor must answer instead (a root field it does not plan,
- * and every case where executeWithEngine falls back). For the HTTP lane (src/http/read-lane.ts).
+ * The engine's answer to a query (the response's JSON text), when it plans at least one root
+ * field; root fields it does not plan run through graphql-js's executor beside its statement, as
+ * yoga's would run them. Null where yoga must answer the whole request instead: every case where
+ * executeWithEngine falls back, and any error among the other root fields (yoga masks and
+ * reports errors). For the read lane (src/http/read-lane.ts).
  */
 export function answerWithEngine(args: ExecutionArgs): Promise<string | null> {
-  return answer(args, null);
+  return answer(args, execute);
 }
 
-/** Whether the engine plans every root field of the document (the lane admits only those). */
-export function plansWholeDocument(document: DocumentNode): boolean {
-  const plan = documentPlan(document);
-  return plan !== null && plan.roots.every(([, nodes]) => rootPlanned(nodes));
+/** Whether the engine plans some root field of the document (the lane admits only those). */
+export function plansSomeRoot(document: DocumentNode): boolean {
+  return documentPlan(document) !== null;
 }
 
 function documentPlan(document: DocumentNode): DocumentPlan | null {
@@ -116,8 +118,8 @@ function documentPlan(document: DocumentNode): DocumentPlan | null {
   return plan;
 }
 
-/** The response text, or null: `ordinary` answers the whole document (it is null: nothing runs). */
-async function answer(args: ExecutionArgs, ordinary: Execute | null): Promise<string | null> {
+/** The response text, or null: `ordinary` answers the whole document. */
+async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | null> {
   const plan = documentPlan(args.document);
   const ctx = args.contextValue as Context;
   if (!plan || !ctx.services.deps.config.readEngine) return null;
@@ -136,9 +138,8 @@ async function answer(args: ExecutionArgs, ordinary: Execute | null): Promise<st
   }
   if (!columns.length) return null;
   const rendered = new Set(columns.map((c) => c.key));
-  if (rendered.size < plan.roots.length && !ordinary) return null;
   // the other root fields start now, so their first statements join the engine's in one batch
-  const rest = rendered.size < plan.roots.length ? Promise.resolve(ordinary!({ ...args, document: restDocument(plan, args.document, rendered) })).catch(() => null) : null;
+  const rest = rendered.size < plan.roots.length ? Promise.resolve(ordinary({ ...args, document: restDocument(plan, args.document, rendered) })).catch(() => null) : null;
   // through the request's statement batch (src/db/statement-batch.ts)
   const statement = `SELECT ${columns.map((c, i) => `${c.sql} AS r${i}`).join(', ')}`;
   const [row] = await ctx.sql.query<Record<string, string | null>>(statement, query.params.values, preparedName(statement)).catch(() => [null]);
