@@ -4,6 +4,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { attachQueryLog, clientOptions } from './prisma-query-log.js';
 import type { SqlRunner } from './sql-runner.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -78,17 +79,6 @@ function destroyOnReadTimeout(client: pg.PoolClient) {
     if (result instanceof Promise) result.catch(kill);
     return result;
   };
-}
-
-export function attachQueryLog(prisma: PrismaClient, onQuery?: (sql: string) => void) {
-  if (!onQuery) return;
-  (prisma as unknown as { $on(e: 'query', cb: (ev: { query: string }) => void): void }).$on('query', (ev) =>
-    onQuery(ev.query),
-  );
-}
-
-export function clientOptions(onQuery?: (sql: string) => void) {
-  return onQuery ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {};
 }
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {

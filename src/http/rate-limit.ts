@@ -10,6 +10,7 @@
 // from one budget; in memory otherwise. A Redis outage must never fail a request or the process:
 // the ioredis client never queues commands while disconnected and times them out, and
 // rate-limiter-flexible then falls back to an in-memory insurance limiter per instance.
+import type { IncomingMessage } from 'node:http';
 import { createHash } from 'node:crypto';
 import { createRedisClient, type Redis } from '../redis-client.js';
 import proxyaddr from 'proxy-addr';
@@ -49,6 +50,19 @@ export interface RateLimitClient {
   /** the socket peer; undefined when there is no socket (yoga.fetch in tests) */
   remoteAddress: string | undefined;
   forwardedFor: string | null;
+}
+
+// The read lane charges the rate limit before it knows whether it answers; a request it hands
+// on to yoga carries the decision, so the limit is charged once and a refusal written in one place.
+const rateDecisions = new WeakMap<IncomingMessage, RateDecision>();
+
+export function noteRateDecision(req: IncomingMessage, decision: RateDecision): void {
+  rateDecisions.set(req, decision);
+}
+
+/** The decision the lane took for this request, if it took one. */
+export function rateDecisionTaken(req: IncomingMessage): RateDecision | undefined {
+  return rateDecisions.get(req);
 }
 
 /** The client of a request, from its headers (fetch's or the lane's) and its socket's peer. */

@@ -29,9 +29,9 @@ import { logAccess, REQUEST_ID_HEADER } from './access-log-plugin.js';
 import { parseQueryString } from '../rest/query-string.js';
 import { API_PREFIX, ROUTES } from '../rest/routes.js';
 import type { Metrics } from './metrics.js';
-import { rateLimitClient, type RateLimiter } from './rate-limit.js';
+import { noteRateDecision, rateDecisionTaken, rateLimitClient, type RateLimiter } from './rate-limit.js';
 import { runRestHandler } from './routes-plugin.js';
-import { enterRequest, noteRateDecision, rateDecisionTaken, requestIdFrom } from './request-context.js';
+import { enterRequest, requestIdFrom } from './request-context.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -3,8 +3,6 @@
 // short token (a proxy's id keeps one id across services), generated otherwise.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import type { RateDecision } from './rate-limit.js';
 
 const store = new AsyncLocalStorage<{ requestId: string }>();
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -48,17 +46,4 @@ export function noteBufferedBody(request: Request, bytes: Uint8Array): void {
 /** The body the guard read for this request, if it did. */
 export function bufferedBody(request: Request): Uint8Array | undefined {
   return bodies.get(request);
-}
-
-// The read lane charges the rate limit before it knows whether it answers; a request it hands
-// on to yoga carries the decision, so the limit is charged once and a refusal written in one place.
-const rateDecisions = new WeakMap<IncomingMessage, RateDecision>();
-
-export function noteRateDecision(req: IncomingMessage, decision: RateDecision): void {
-  rateDecisions.set(req, decision);
-}
-
-/** The decision the lane took for this request, if it took one. */
-export function rateDecisionTaken(req: IncomingMessage): RateDecision | undefined {
-  return rateDecisions.get(req);
 }

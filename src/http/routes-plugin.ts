@@ -15,8 +15,7 @@ import { API_PREFIX, ROUTES } from '../rest/routes.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import type { Metrics } from './metrics.js';
-import { rateLimitClient, type RateLimiter } from './rate-limit.js';
-import { rateDecisionTaken } from './request-context.js';
+import { rateDecisionTaken, rateLimitClient, type RateLimiter } from './rate-limit.js';
 
 interface Options {
   services: Services;

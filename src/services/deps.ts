@@ -7,8 +7,13 @@ import type { ReadReplica } from '../db/read-replica.js';
 import type { IndexerRuntime } from '../chain/indexer/indexer-state.js';
 import type { Network } from '../domain/networks.js';
 import type { EventBus } from '../events/event-bus.js';
-import type { SubmissionHooks } from './order-submission.js';
 import type { SignatureVerifier } from './signature-pool.js';
+
+/** Test seams for the race tests (test/chain/submission-race.test.ts); unset in production. */
+export interface SubmissionHooks {
+  /** after every check (chain included), before the insert */
+  beforeInsert?(hash: string): Promise<void>;
+}
 
 export interface ServiceDeps {
   db: Database;

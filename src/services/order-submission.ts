@@ -57,12 +57,6 @@ interface Assessment extends OrderValidation {
   collectionType?: CollectionType | null;
 }
 
-/** Test seams for the race tests (test/chain/submission-race.test.ts); unset in production. */
-export interface SubmissionHooks {
-  /** after every check (chain included), before the insert */
-  beforeInsert?(hash: string): Promise<void>;
-}
-
 type CollectionType = 'ERC721' | 'ERC1155';
 
 /** Inserts in flight at once: one batch committing while the next one fills (measured 1/2/4 in bench/submit-bench.ts). */
