@@ -202,6 +202,12 @@ export async function rebaseDemo(services: Services, seconds: number): Promise<v
   }
   if (!updates.length) return;
   const values = updates.map((_, i) => `($${i * 8 + 1}::bigint, $${i * 8 + 2}, $${i * 8 + 3}::bigint, $${i * 8 + 4}::bigint, $${i * 8 + 5}, $${i * 8 + 6}::int, $${i * 8 + 7}, $${i * 8 + 8})`);
+  // the event log names orders by hash: its demo events follow the re-signed orders
+  await db.sql.query(
+    `UPDATE market_events e SET order_hash = u.hash FROM (VALUES ${values.join(', ')}) AS u(id, hash, start_time, end_time, signature, v, r, s)
+       JOIN orders o ON o.id = u.id WHERE e.order_hash = o.hash`,
+    updates.flat(),
+  );
   await db.sql.query(
     `UPDATE orders o SET hash = u.hash, start_time = u.start_time, end_time = u.end_time, signature = u.signature, v = u.v, r = u.r, s = u.s
        FROM (VALUES ${values.join(', ')}) AS u(id, hash, start_time, end_time, signature, v, r, s) WHERE o.id = u.id`,

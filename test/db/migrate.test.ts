@@ -51,7 +51,7 @@ describe(`migrations (${backendName})`, () => {
 
   it('matches the Prisma schema: every model can be written and read through the client', async () => {
     const models = Object.keys(getDatamodel().datamodel.models);
-    expect(models.sort()).toEqual(['Collection', 'CollectionSupply', 'FloorPoint', 'GlobalMarketData', 'Order', 'Sale', 'SaleBucket', 'SignerNonceState', 'TokenBalance', 'DeadNonce', 'SaleDayBucket', 'IndexerCursor', 'IndexedBlock', 'OrderStatusChange', 'NonceEvent', 'TokenTransfer', 'FloorTimeCursor', 'CollectionBackfill'].sort());
+    expect(models.sort()).toEqual(['Collection', 'CollectionSupply', 'FloorPoint', 'GlobalMarketData', 'Order', 'Sale', 'SaleBucket', 'SignerNonceState', 'TokenBalance', 'DeadNonce', 'SaleDayBucket', 'IndexerCursor', 'IndexedBlock', 'OrderStatusChange', 'NonceEvent', 'TokenTransfer', 'FloorTimeCursor', 'CollectionBackfill', 'MarketEvent'].sort());
     const p = t.db.prisma;
     const address = '0x' + '5a'.repeat(20);
     await p.collection.create({ data: { address, owner: address, type: 'ERC1155', name: 'm' } });
@@ -76,6 +76,11 @@ describe(`migrations (${backendName})`, () => {
     const o = await p.order.findFirstOrThrow({ include: { collection: { include: { supply: true, globalMarket: true, floorHistory: true, saleBuckets: true, sales: true, tokenBalances: true } } } });
     expect(o.price.toFixed()).toBe(big);
     expect(o.collection.saleBuckets[0]!.volume.toFixed()).toBe(big + '000');
+    // the order and the sale above each wrote their event; the log can be read and written too
+    await p.marketEvent.create({ data: { type: 'RETRACTED', collectionAddress: address, tokenId: big, price: big, retractsId: 1n, blockNumber: 1n } });
+    const logged = await p.marketEvent.findMany({ orderBy: { id: 'asc' } });
+    expect(logged.map((e) => e.type)).toEqual(['LIST', 'SALE', 'RETRACTED']);
+    expect(logged[0]!.price!.toFixed()).toBe(big);
   });
 });
 

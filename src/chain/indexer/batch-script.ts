@@ -84,11 +84,11 @@ function exchangeEventSql(e: ChainEvent, input: BatchScriptInput): string[] {
     case 'TakerBid':
     case 'TakerAsk': {
       const out = [
-        setStatusSql(`hash = ${sqlHex(e.orderHash)}`, 'EXECUTED', e.blockNumber),
+        setStatusSql(`hash = ${sqlHex(e.orderHash)}`, 'EXECUTED', e.blockNumber, e),
         // the fill used the maker's nonce: every sibling on it dies (looksrare-v1-facts.md)
         nonceEventsSql(e.maker, 'EXECUTED', [e.orderNonce], e),
         deadNoncesSql(e.maker, [e.orderNonce], 'EXECUTED'),
-        setStatusSql(`signer = ${sqlHex(e.maker)} AND nonce = ${sqlInt(e.orderNonce)}`, 'CANCELLED', e.blockNumber),
+        setStatusSql(`signer = ${sqlHex(e.maker)} AND nonce = ${sqlInt(e.orderNonce)}`, 'CANCELLED', e.blockNumber, e),
       ];
       // sales reference collections: a fill in a collection the service does not know changes
       // order and nonce state only
@@ -102,7 +102,7 @@ function exchangeEventSql(e: ChainEvent, input: BatchScriptInput): string[] {
       return [
         nonceEventsSql(e.user, 'CANCELLED', nonces, e),
         deadNoncesSql(e.user, nonces, 'CANCELLED'),
-        setStatusSql(`signer = ${sqlHex(e.user)} AND nonce IN (${sqlList(nonces.map(sqlInt))})`, 'CANCELLED', e.blockNumber),
+        setStatusSql(`signer = ${sqlHex(e.user)} AND nonce IN (${sqlList(nonces.map(sqlInt))})`, 'CANCELLED', e.blockNumber, e),
       ];
     }
     case 'CancelAllOrders':
@@ -110,17 +110,30 @@ function exchangeEventSql(e: ChainEvent, input: BatchScriptInput): string[] {
         nonceEventsSql(e.user, 'MIN_NONCE', [e.newMinNonce], e),
         `INSERT INTO signer_nonce_state (signer, min_nonce, updated_at) VALUES (${sqlHex(e.user)}, ${sqlInt(e.newMinNonce)}, CURRENT_TIMESTAMP)
 ON CONFLICT (signer) DO UPDATE SET min_nonce = GREATEST(signer_nonce_state.min_nonce, EXCLUDED.min_nonce), updated_at = CURRENT_TIMESTAMP`,
-        setStatusSql(`signer = ${sqlHex(e.user)} AND nonce < ${sqlInt(e.newMinNonce)}`, 'CANCELLED', e.blockNumber),
+        setStatusSql(`signer = ${sqlHex(e.user)} AND nonce < ${sqlInt(e.newMinNonce)}`, 'CANCELLED', e.blockNumber, e),
       ];
     default:
       return [];
   }
 }
 
-/** token_transfers rows, token_balances deltas and collection_supply for the batch's NFT transfers. */
-export function transfersSql(transfers: readonly NftTransferEvent[]): string[] {
+/** The token_transfers rows of transfer events, in their order (the event log's triggers number them so). */
+export function transferRowsSql(events: readonly NftTransferEvent[]): string {
+  const rows = events.flatMap((e) => e.ids.map(
+    (id, i) =>
+      `(${sqlHex(e.collection)}, ${sqlInt(id)}, ${sqlHex(e.from)}, ${sqlHex(e.to)}, ${sqlInt(e.amounts[i]!)}, ${sqlInt(e.blockNumber)}, ${sqlHex(e.txHash)}, ${sqlInt(e.logIndex)}, ${i})`,
+  ));
+  return `INSERT INTO token_transfers (collection_address, token_id, from_address, to_address, amount, block_number, tx_hash, log_index, batch_index)
+VALUES ${rows.join(',\n')} ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * token_balances deltas and collection_supply for the batch's NFT transfers, after their
+ * token_transfers rows (all of them first unless `rowsWritten`: the batch script writes each
+ * event's rows in log order among the exchange events).
+ */
+export function transfersSql(transfers: readonly NftTransferEvent[], rowsWritten = false): string[] {
   if (!transfers.length) return [];
-  const rows: string[] = [];
   const deltas = new Map<string, { c: string; t: bigint; o: string; d: bigint }>();
   const minted = new Map<string, bigint>();
   const add = (c: string, t: bigint, o: string, d: bigint) => {
@@ -133,9 +146,6 @@ export function transfersSql(transfers: readonly NftTransferEvent[]): string[] {
   for (const e of transfers) {
     e.ids.forEach((id, i) => {
       const amount = e.amounts[i]!;
-      rows.push(
-        `(${sqlHex(e.collection)}, ${sqlInt(id)}, ${sqlHex(e.from)}, ${sqlHex(e.to)}, ${sqlInt(amount)}, ${sqlInt(e.blockNumber)}, ${sqlHex(e.txHash)}, ${sqlInt(e.logIndex)}, ${i})`,
-      );
       add(e.collection, id, e.from, -amount);
       add(e.collection, id, e.to, amount);
       // a mint comes from the zero address, a burn goes to it
@@ -143,10 +153,7 @@ export function transfersSql(transfers: readonly NftTransferEvent[]): string[] {
       minted.set(e.collection, (minted.get(e.collection) ?? 0n) + m);
     });
   }
-  const out = [
-    `INSERT INTO token_transfers (collection_address, token_id, from_address, to_address, amount, block_number, tx_hash, log_index, batch_index)
-VALUES ${rows.join(',\n')} ON CONFLICT DO NOTHING`,
-  ];
+  const out = rowsWritten ? [] : [transferRowsSql(transfers)];
   const changed = [...deltas.values()].filter((x) => x.d !== 0n);
   if (changed.length) {
     const values = changed.map((x) => `(${sqlHex(x.c)}, ${sqlInt(x.t)}::numeric, ${sqlHex(x.o)}, ${sqlInt(x.d)}::numeric)`).join(', ');
@@ -176,10 +183,12 @@ export function buildBatchScript(input: BatchScriptInput): string {
 
   const transfers: NftTransferEvent[] = [];
   for (const e of input.events) {
-    if (e.kind === 'Transfer' || e.kind === 'TransferSingle' || e.kind === 'TransferBatch') transfers.push(e);
-    else out.push(...exchangeEventSql(e, input));
+    if (e.kind === 'Transfer' || e.kind === 'TransferSingle' || e.kind === 'TransferBatch') {
+      transfers.push(e);
+      out.push(transferRowsSql([e]));
+    } else out.push(...exchangeEventSql(e, input));
   }
-  out.push(...transfersSql(transfers));
+  out.push(...transfersSql(transfers, true));
 
   const byStatus = new Map<OrderStatusName, string[]>();
   for (const d of input.derived) byStatus.set(d.status, [...(byStatus.get(d.status) ?? []), sqlHex(d.hash)]);

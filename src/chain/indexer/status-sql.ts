@@ -3,7 +3,7 @@
 // fail when the cursor is not where the indexer read it (another writer got in between).
 import { TERMINAL_STATUSES, type OrderStatusName } from '../../domain/order-status.js';
 import { floorCatchUpScript, recordFloorsSql as recordFloorsOfSql } from '../../db/floor-sql.js';
-import { sqlInt, sqlName, sqlStatus } from '../../db/sql-literals.js';
+import { sqlHex, sqlInt, sqlName, sqlStatus } from '../../db/sql-literals.js';
 
 /**
  * The stored statuses `status` may not replace (src/domain/order-status.ts): nothing replaces
@@ -15,19 +15,26 @@ function protectedBy(status: OrderStatusName): string {
   return kept.map((s) => `'${s}'`).join(', ');
 }
 
+/** The chain log that caused a change (a fill, a cancel): journaled so the event log can name it. */
+export interface StatusCause {
+  txHash: string;
+  logIndex: number;
+}
+
 /**
  * Sets `status` on the orders matching `where` (a condition on the orders table) that it may
- * replace, and journals each change with the status it replaced, at `block`.
+ * replace, and journals each change with the status it replaced, at `block` (and the log that
+ * caused it, if one did).
  */
-export function setStatusSql(where: string, status: OrderStatusName, block: number | bigint): string {
+export function setStatusSql(where: string, status: OrderStatusName, block: number | bigint, cause?: StatusCause): string {
   return `WITH target AS (
   SELECT hash, status FROM orders
   WHERE (${where}) AND status NOT IN (${protectedBy(status)}) AND status <> ${sqlStatus(status)}
 ), upd AS (
   UPDATE orders o SET status = ${sqlStatus(status)}, updated_at = CURRENT_TIMESTAMP FROM target t WHERE o.hash = t.hash
 )
-INSERT INTO order_status_changes (order_hash, old_status, new_status, block_number)
-SELECT hash, status, ${sqlStatus(status)}, ${sqlInt(block)} FROM target`;
+INSERT INTO order_status_changes (order_hash, old_status, new_status, block_number, tx_hash, log_index)
+SELECT hash, status, ${sqlStatus(status)}, ${sqlInt(block)}, ${cause ? sqlHex(cause.txHash) : 'NULL'}, ${cause ? sqlInt(cause.logIndex) : 'NULL'} FROM target`;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { ZERO_ADDRESS } from '../../domain/address.js';
 import type { BlockRef } from './batch-script.js';
 import { DAY_BUCKET_SQL, HOUR_BUCKET_SQL } from '../../db/sale-sql.js';
+import { retractMarketEventsAboveSql } from '../../db/market-events-sql.js';
 import { sqlHex, sqlInt, sqlName } from '../../db/sql-literals.js';
 import { cursorGuardSql, floorCatchUpSql, recordFloorsSql } from './status-sql.js';
 
@@ -22,6 +23,8 @@ export function buildUndoScript(input: UndoScriptInput): string {
   return [
     cursorGuardSql(input.stream, input.expectedCursor),
     floorCatchUpSql(input.now, input.standardStrategies),
+    // The event log keeps what happened above the fork and says it was undone.
+    retractMarketEventsAboveSql(input.fork.number),
 
     // Statuses: per order, the status before its earliest change above the fork (the same as
     // replaying the journal backwards).
