@@ -8,7 +8,9 @@ import type { Context } from '../context.js';
 import type { CollectionOrder } from '../domain/collection-ranking.js';
 import type { CollectionFilter } from '../services/collection-discovery.js';
 import { getArgumentValues, type FieldNode, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { parseActivityArgs, type ActivityArgs } from '../domain/activity-query.js';
 import { parseOrderConnectionArgs, type OrderQuery } from '../domain/order-query.js';
+import { activityCursorSql, activityFilterSql, activityScanOrder } from '../services/activity-sql.js';
 import { filterSql, keysetSql, Params, SORT_KEYS } from '../services/order-page-sql.js';
 import {
   ISLAND_MARK_SQL,
@@ -181,6 +183,31 @@ export class QueryPlan {
       hasNext: false,
       cursor: `${s}.id::text`,
       guards,
+    });
+  }
+
+  /** Market events newest first (Query.activity): the resolver's arguments and pageInfo (src/schema/activity.ts). */
+  activityConnection(nodes: readonly FieldNode[], args: Record<string, unknown>): string {
+    const filter = (args.filter ?? {}) as ActivityArgs;
+    const parsed = parseActivityArgs({ ...filter, first: args.first as number | null, last: args.last as number | null, after: args.after as string | null, before: args.before as string | null });
+    if (!parsed.ok) return notRenderable('activity arguments');
+    const q = parsed.value;
+    const m = this.alias('m');
+    const counted = activityFilterSql(q.filter, this.params, m);
+    return this.connection(nodes, {
+      type: 'MarketEvent',
+      table: 'market_events',
+      o: m,
+      where: [...counted, ...activityCursorSql(q, this.params, m)],
+      counted,
+      order: activityScanOrder(m, q.fromEnd),
+      listOrder: activityScanOrder(m, false),
+      first: q.first,
+      fromEnd: q.fromEnd,
+      hasPrevious: q.after !== undefined,
+      hasNext: q.before !== undefined,
+      cursor: `${m}.id::text`,
+      guards: [],
     });
   }
 
@@ -362,6 +389,7 @@ const ROOT_FIELDS: Record<string, RootPlanner> = {
   order: (plan, nodes, args) => plan.byKey('Order', nodes, 'hash', args.hash),
   collection: (plan, nodes, args) => plan.byKey('Collection', nodes, 'address', args.address),
   sales: (plan, nodes, args) => plan.saleConnection(nodes, args),
+  activity: (plan, nodes, args) => plan.activityConnection(nodes, args),
   collections: (plan, nodes, args, ctx) => plan.collectionConnection(nodes, args, ctx),
 };
 

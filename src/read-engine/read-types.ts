@@ -19,7 +19,7 @@ export type FieldRead<Col extends string> =
   /** computed by its resolver only; the engine resolves it per parent key (./islands.ts) */
   | { kind: 'resolver'; columns: readonly Col[]; reason: string };
 
-export type ReadTypeName = 'Order' | 'Collection' | 'Sale';
+export type ReadTypeName = 'Order' | 'Collection' | 'Sale' | 'MarketEvent';
 
 export interface ReadType<Col extends string = string> {
   table: string;
@@ -145,7 +145,36 @@ export const SALE_TYPE: ReadType = {
   },
 };
 
-export const READ_TYPES: Record<ReadTypeName, ReadType> = { Order: ORDER_TYPE, Collection: COLLECTION_TYPE, Sale: SALE_TYPE };
+/** An event of the market event log (src/schema/activity.ts); every field renders. */
+export const MARKET_EVENT_TYPE: ReadType = {
+  table: 'market_events',
+  interfaces: ['Node'],
+  fields: {
+    id: leaf([], (t) => jsonGlobalId('MarketEvent', `${t}.id::text`)),
+    eventId: leaf([], (t) => jsonString(`${t}.id::text`)),
+    type: leaf([], (t) => jsonString(`${t}.type::text`)),
+    cause: leaf([], (t) => jsonNullableString(`${t}.cause::text`)),
+    collectionAddress: leaf([], (t) => jsonString(`${t}.collection_address`)),
+    collection: { kind: 'object', type: 'Collection', columns: [], from: (t, a) => `FROM collections ${a} WHERE ${a}.address = ${t}.collection_address`, nullable: false },
+    tokenId: leaf([], (t) => jsonNullableString(`${t}.token_id::text`)),
+    orderHash: leaf([], nullableText('order_hash')),
+    order: { kind: 'object', type: 'Order', columns: [], from: (t, a) => `FROM orders ${a} WHERE ${a}.hash = ${t}.order_hash`, nullable: true },
+    from: leaf([], nullableText('from_address')),
+    to: leaf([], nullableText('to_address')),
+    price: leaf([], (t) => jsonNullableString(`${t}.price::text`)),
+    priceEth: leaf([], (t) => `COALESCE(${jsonEther(`${t}.price`)}, 'null')`),
+    amount: leaf([], (t) => jsonNullableString(`${t}.amount::text`)),
+    oldStatus: leaf([], (t) => jsonNullableString(`${t}.old_status::text`)),
+    newStatus: leaf([], (t) => jsonNullableString(`${t}.new_status::text`)),
+    blockNumber: leaf([], (t) => jsonNullableString(`${t}.block_number::text`)),
+    txHash: leaf([], nullableText('tx_hash')),
+    logIndex: leaf([], (t) => `COALESCE((${t}.log_index)::text, 'null')`),
+    retractsEventId: leaf([], (t) => jsonNullableString(`${t}.retracts_id::text`)),
+    createdAt: leaf([], (t) => `floor(extract(epoch FROM ${t}.created_at))::bigint::text`),
+  },
+};
+
+export const READ_TYPES: Record<ReadTypeName, ReadType> = { Order: ORDER_TYPE, Collection: COLLECTION_TYPE, Sale: SALE_TYPE, MarketEvent: MARKET_EVENT_TYPE };
 
 /** The GraphQL __typename of a read type, as JSON text. */
 export const typenameJson = (name: string) => jsonLiteral(name);

@@ -12,6 +12,7 @@ import './indexer-status.js';
 import './order-submission.js';
 import './subscriptions.js';
 import './discovery.js';
+import './activity.js';
 import './collection-market.js';
 import './node.js';
 

@@ -29,6 +29,7 @@ export const MAX_NODE_IDS = 150;
 
 const isChecksummedAddress = (key: string) => normalizeAddress(key) === key;
 const SALE_KEY = /^(0x[0-9a-f]{64}):(0|[1-9][0-9]{0,9})$/;
+const EVENT_KEY = /^(0|[1-9][0-9]{0,18})$/;
 
 /** Node types by name: whether a key is one of theirs (the form the API returns, nothing looser). */
 const NODE_KEYS: Record<string, (key: string) => boolean> = {
@@ -36,6 +37,8 @@ const NODE_KEYS: Record<string, (key: string) => boolean> = {
   Collection: isChecksummedAddress,
   CollectionStats: isChecksummedAddress,
   Sale: (key) => SALE_KEY.test(key) && Number(key.slice(67)) <= 2 ** 31 - 1,
+  // MarketEvent:<id>, the event log's id (src/schema/activity.ts)
+  MarketEvent: (key) => EVENT_KEY.test(key) && BigInt(key) <= 2n ** 63n - 1n,
 };
 
 /** The type and key an id names, or null when this API never issues it (malformed, unknown type, non-canonical). */

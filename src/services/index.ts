@@ -1,4 +1,5 @@
 // All use cases, built once per process from the database, configuration and network.
+import { createActivityService } from './activity.js';
 import { createCollectionDiscoveryService } from './collection-discovery.js';
 import { createCollectionMarketService } from './collection-market.js';
 import { createCollectionService } from './collections.js';
@@ -33,6 +34,7 @@ export function createServices(deps: ServiceDeps) {
     collectionDiscovery: createCollectionDiscoveryService(deps),
     collectionMarket: createCollectionMarketService(deps),
     saleHistory: createSaleHistoryService(deps),
+    activity: createActivityService(deps),
   };
 }
 

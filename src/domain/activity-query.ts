@@ -1,0 +1,113 @@
+// What an activity page asks for (docs/activity.md): the event kinds, the filter and the keyset
+// page over the event log's ids, newest first. Parsed once here for GraphQL, the read engine and
+// the v1 events route, so all three refuse and accept the same inputs.
+import { badRequest, ServiceError, type FieldProblem } from './errors.js';
+
+export const MARKET_EVENT_TYPES = ['LIST', 'OFFER', 'COLLECTION_OFFER', 'CANCEL_LIST', 'CANCEL_OFFER', 'SALE', 'TRANSFER', 'MINT', 'STATUS_CHANGE', 'RETRACTED'] as const;
+export type MarketEventType = (typeof MARKET_EVENT_TYPES)[number];
+
+export const MARKET_EVENT_CAUSES = [
+  'EXECUTED',
+  'NONCE_USED',
+  'NONCE_CANCELLED',
+  'MIN_NONCE_RAISED',
+  'APPROVAL_REVOKED',
+  'APPROVAL_RESTORED',
+  'ERC20_BALANCE_LOW',
+  'ERC20_BALANCE_RESTORED',
+  'ERC20_ALLOWANCE_REVOKED',
+  'ERC20_ALLOWANCE_RESTORED',
+  'OWNER_CHANGED',
+  'OWNER_RESTORED',
+  'EXPIRED',
+] as const;
+
+/** Without a type filter: everything that happened and still stands (RETRACTED rows only when asked for). */
+export const DEFAULT_EVENT_TYPES: readonly MarketEventType[] = MARKET_EVENT_TYPES.filter((t) => t !== 'RETRACTED');
+
+export const MAX_ACTIVITY_PAGE = 150;
+export const DEFAULT_ACTIVITY_PAGE = 20;
+
+export interface ActivityFilter {
+  collection?: string;
+  /** decimal; only with a collection */
+  tokenId?: string;
+  /** the sender or the receiver (for an order, its maker) */
+  account?: string;
+  from?: string;
+  to?: string;
+  types: readonly MarketEventType[];
+  /** unix seconds, inclusive */
+  since?: bigint;
+  /** unix seconds, exclusive */
+  until?: bigint;
+}
+
+export interface ActivityQuery {
+  filter: ActivityFilter;
+  first: number;
+  /** event ids (decimal): the page holds ids below `after` and above `before` */
+  after?: string;
+  before?: string;
+  /** `last` was given: the page is the oldest `first` rows of the range, still listed newest first */
+  fromEnd: boolean;
+}
+
+export interface ActivityArgs {
+  collection?: string | null;
+  tokenId?: bigint | string | null;
+  account?: string | null;
+  from?: string | null;
+  to?: string | null;
+  types?: readonly MarketEventType[] | null;
+  since?: bigint | number | null;
+  until?: bigint | number | null;
+  first?: number | null;
+  last?: number | null;
+  after?: string | null;
+  before?: string | null;
+}
+
+const EVENT_ID = /^(0|[1-9][0-9]{0,18})$/;
+const isEventId = (s: string) => EVENT_ID.test(s) && BigInt(s) <= 2n ** 63n - 1n;
+
+/** Checks what GraphQL's scalars and the REST schema have not: sizes, cursors, combinations. */
+export function parseActivityArgs(args: ActivityArgs): { ok: true; value: ActivityQuery } | { ok: false; problems: FieldProblem[] } {
+  const problems: FieldProblem[] = [];
+  const size = (field: string, n: number | null | undefined) => {
+    if (n == null) return;
+    if (!Number.isInteger(n) || n < 1 || n > MAX_ACTIVITY_PAGE) problems.push({ field, code: 'INVALID_PAGE_SIZE', message: `must be a whole number from 1 to ${MAX_ACTIVITY_PAGE}` });
+  };
+  size('first', args.first);
+  size('last', args.last);
+  if (args.first != null && args.last != null) problems.push({ field: 'last', code: 'BAD_REQUEST', message: 'give first or last, not both' });
+  for (const field of ['after', 'before'] as const) {
+    const v = args[field];
+    if (v != null && !isEventId(v)) problems.push({ field, code: 'INVALID_CURSOR', message: `${JSON.stringify(v)} is not an event id` });
+  }
+  if (args.tokenId != null && !args.collection) problems.push({ field: 'tokenId', code: 'BAD_REQUEST', message: 'a token id needs its collection' });
+  if (args.types != null && args.types.length === 0) problems.push({ field: 'types', code: 'BAD_REQUEST', message: 'name at least one type, or leave it out for all' });
+  if (problems.length) return { ok: false, problems };
+  const filter: ActivityFilter = { types: args.types ? [...new Set(args.types)] : DEFAULT_EVENT_TYPES };
+  if (args.collection) filter.collection = args.collection;
+  if (args.tokenId != null) filter.tokenId = args.tokenId.toString();
+  if (args.account) filter.account = args.account;
+  if (args.from) filter.from = args.from;
+  if (args.to) filter.to = args.to;
+  if (args.since != null) filter.since = BigInt(args.since);
+  if (args.until != null) filter.until = BigInt(args.until);
+  const query: ActivityQuery = { filter, first: args.last ?? args.first ?? DEFAULT_ACTIVITY_PAGE, fromEnd: args.last != null };
+  if (args.after != null) query.after = args.after;
+  if (args.before != null) query.before = args.before;
+  return { ok: true, value: query };
+}
+
+/** parseActivityArgs, throwing the problems as one BAD_REQUEST (INVALID_CURSOR when that is all). */
+export function activityQueryOf(args: ActivityArgs): ActivityQuery {
+  const parsed = parseActivityArgs(args);
+  if (parsed.ok) return parsed.value;
+  const [first] = parsed.problems;
+  const message = parsed.problems.length === 1 ? `Invalid argument ${first!.field}: ${first!.message}` : `Invalid arguments: ${parsed.problems.map((p) => `${p.field} ${p.message}`).join('; ')}`;
+  if (parsed.problems.every((p) => p.code === 'INVALID_CURSOR')) throw new ServiceError('INVALID_CURSOR', message, parsed.problems);
+  throw badRequest(parsed.problems, message);
+}

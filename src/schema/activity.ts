@@ -1,0 +1,107 @@
+// Activity: the market event log (docs/activity.md) as MarketEvent nodes and Query.activity,
+// newest first, filtered and paged both ways by event id. The read engine renders the same
+// answers in SQL (src/read-engine/read-types.ts, plan-query.ts); these resolvers are its reference.
+import DataLoader from 'dataloader';
+import type { Context } from '../context.js';
+import { activityQueryOf, MARKET_EVENT_CAUSES, MARKET_EVENT_TYPES, MAX_ACTIVITY_PAGE } from '../domain/activity-query.js';
+import { weiToEther } from '../domain/uint256.js';
+import type { Order as OrderRow } from '../generated/prisma/client.js';
+import type { MarketEventRow } from '../services/activity.js';
+import { builder } from './builder.js';
+import { Collection } from './collection.js';
+import { Order, OrderStatusEnum } from './order.js';
+
+export const MarketEventTypeEnum = builder.enumType('MarketEventType', {
+  description: 'What happened (docs/activity.md). RETRACTED: a reorg undid the event named by retractsEventId.',
+  values: MARKET_EVENT_TYPES,
+});
+
+export const MarketEventCauseEnum = builder.enumType('MarketEventCause', {
+  description: 'Why an order changed status; ..._RESTORED names what a move back to VALID repaired.',
+  values: MARKET_EVENT_CAUSES,
+});
+
+/** Orders by hash, per request (an event names its order by hash). */
+const orderLoaders = new WeakMap<object, DataLoader<string, OrderRow | null>>();
+function orderLoader(ctx: Context) {
+  let loader = orderLoaders.get(ctx.loaders);
+  if (!loader) {
+    loader = new DataLoader(async (hashes: readonly string[]) => {
+      const rows = await ctx.services.deps.db.prisma.order.findMany({ where: { hash: { in: [...hashes] } } });
+      const byHash = new Map(rows.map((o) => [o.hash, o]));
+      return hashes.map((h) => byHash.get(h) ?? null);
+    });
+    orderLoaders.set(ctx.loaders, loader);
+  }
+  return loader;
+}
+
+export const MarketEvent = builder.nodeRef<MarketEventRow>('MarketEvent', {
+  id: { resolve: (e) => e.id },
+  loadMany: (ids, ctx: Context) => ctx.services.activity.eventsById(ids, ctx.sql),
+});
+
+MarketEvent.implement({
+  description: 'One event of the market event log',
+  fields: (t) => ({
+    eventId: t.field({ type: 'Uint256', description: 'the log position: increasing, the cursor of activity pages and of GET /api/v1/events', resolve: (e) => e.id }),
+    type: t.field({ type: MarketEventTypeEnum, resolve: (e) => e.type }),
+    cause: t.field({ type: MarketEventCauseEnum, nullable: true, description: 'status changes and cancels', resolve: (e) => e.cause as (typeof MARKET_EVENT_CAUSES)[number] | null }),
+    collectionAddress: t.field({ type: 'Address', resolve: (e) => e.collectionAddress }),
+    collection: t.field({ type: Collection, resolve: (e, _args, ctx) => ctx.loaders.collection.load(e.collectionAddress) as never }),
+    tokenId: t.field({ type: 'Uint256', nullable: true, description: 'null for a collection offer', resolve: (e) => e.tokenId }),
+    orderHash: t.field({ type: 'Hash', nullable: true, resolve: (e) => e.orderHash }),
+    order: t.field({ type: Order, nullable: true, description: 'the order as it is now (its current status)', resolve: (e, _args, ctx) => (e.orderHash ? orderLoader(ctx).load(e.orderHash) : null) }),
+    from: t.field({ type: 'Address', nullable: true, description: 'the sender, seller or maker', resolve: (e) => e.fromAddress }),
+    to: t.field({ type: 'Address', nullable: true, description: 'the receiver or buyer; null for orders', resolve: (e) => e.toAddress }),
+    price: t.field({ type: 'Uint256', nullable: true, description: 'wei: the order or sale price', resolve: (e) => e.price }),
+    priceEth: t.string({ nullable: true, description: 'price in ETH, exact decimal for display', resolve: (e) => (e.price === null ? null : weiToEther(e.price)) }),
+    amount: t.field({ type: 'Uint256', nullable: true, resolve: (e) => e.amount }),
+    oldStatus: t.field({ type: OrderStatusEnum, nullable: true, resolve: (e) => e.oldStatus }),
+    newStatus: t.field({ type: OrderStatusEnum, nullable: true, resolve: (e) => e.newStatus }),
+    blockNumber: t.field({ type: 'Uint256', nullable: true, description: 'null for off-chain events (a new order)', resolve: (e) => e.blockNumber }),
+    txHash: t.field({ type: 'Hash', nullable: true, resolve: (e) => e.txHash }),
+    logIndex: t.int({ nullable: true, resolve: (e) => e.logIndex }),
+    retractsEventId: t.field({ type: 'Uint256', nullable: true, description: 'RETRACTED: the event a reorg undid', resolve: (e) => e.retractsId }),
+    createdAt: t.field({ type: 'UnixTime', description: 'block time for a sale, else when the service recorded it', resolve: (e) => Math.floor(e.createdAt.getTime() / 1000) }),
+  }),
+});
+
+const ActivityFilterInput = builder.inputType('ActivityFilterInput', {
+  fields: (t) => ({
+    collection: t.field({ type: 'Address', required: false }),
+    tokenId: t.field({ type: 'Uint256', required: false, description: 'with collection' }),
+    account: t.field({ type: 'Address', required: false, description: 'as sender or receiver (the maker of an order)' }),
+    from: t.field({ type: 'Address', required: false, description: 'the sender, seller or maker' }),
+    to: t.field({ type: 'Address', required: false, description: 'the receiver or buyer' }),
+    types: t.field({ type: [MarketEventTypeEnum], required: false, description: 'any of these; default: all but RETRACTED' }),
+    since: t.field({ type: 'UnixTime', required: false, description: 'inclusive' }),
+    until: t.field({ type: 'UnixTime', required: false, description: 'exclusive' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  activity: t.connection(
+    {
+      type: MarketEvent,
+      description: 'Market events, newest first; events a reorg undid are left out. cursor = eventId.',
+      args: { filter: t.arg({ type: ActivityFilterInput, required: false }) },
+      complexity: (args) => ({ field: 1, multiplier: Math.min(args.first ?? args.last ?? 20, MAX_ACTIVITY_PAGE) }),
+      resolve: async (_root, args, ctx) => {
+        const q = activityQueryOf({ ...(args.filter ?? {}), first: args.first, last: args.last, after: args.after, before: args.before });
+        const page = await ctx.services.activity.listActivity(q, { count: true, sql: ctx.sql });
+        const edges = page.events.map((e) => ({ cursor: e.id, node: e }));
+        return {
+          totalCount: page.totalCount,
+          edges,
+          pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+        };
+      },
+    },
+    {
+      name: 'MarketEventConnection',
+      fields: (c) => ({ totalCount: c.int({ description: 'events matching the filter (all pages)', resolve: (p) => (p as unknown as { totalCount: number }).totalCount }) }),
+    },
+    { name: 'MarketEventEdge' },
+  ),
+}));
