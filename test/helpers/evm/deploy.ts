@@ -141,6 +141,11 @@ export type TestExchange = TypedContract<{
   fillAsk: Send<[fill: ExchangeFill]>;
   /** maker bid filled by msg.sender's ask: emits TakerAsk */
   fillBid: Send<[fill: ExchangeFill]>;
+  /** the v1 EIP-712 domain separator (the v1 taker functions check signatures against it) */
+  DOMAIN_SEPARATOR: View<[], string>;
+  isCollectionOfferStrategy: View<[strategy: AddressLike], boolean>;
+  /** which strategies the v1 taker functions treat as collection offers (any token) */
+  setCollectionOfferStrategy: Send<[strategy: AddressLike, isCollectionOffer: boolean]>;
 }>;
 
 export interface TestContracts {
