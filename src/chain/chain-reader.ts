@@ -99,6 +99,10 @@ export function createChainReader(rpcUrl: string, network: Network) {
     return { balance, allowance };
   }
 
+  async function ethBalance(owner: string, blockTag: BlockTag = 'latest'): Promise<bigint> {
+    return call(provider.getBalance(owner, blockTag));
+  }
+
   async function blockNumber(): Promise<number> {
     return call(provider.getBlockNumber());
   }
@@ -116,7 +120,7 @@ export function createChainReader(rpcUrl: string, network: Network) {
     return headInFlight;
   }
 
-  return { provider, isContract, isValidContractSignature, discoverCollection, holds, isApprovedForAll, erc20BalanceAndAllowance, blockNumber, headBlock, destroy: () => provider.destroy() };
+  return { provider, isContract, isValidContractSignature, discoverCollection, holds, isApprovedForAll, erc20BalanceAndAllowance, ethBalance, blockNumber, headBlock, destroy: () => provider.destroy() };
 }
 
 export type ChainReader = ReturnType<typeof createChainReader>;

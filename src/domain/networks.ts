@@ -104,6 +104,11 @@ export function strategyKind(network: Network, strategy: string): StrategyKind |
   return null;
 }
 
+/** The transfer manager a seller approves for a collection of this type ('' when the network has none configured). */
+export function transferManagerFor(network: Network, type: 'ERC721' | 'ERC1155'): string {
+  return type === 'ERC721' ? network.transferManagerERC721 : network.transferManagerERC1155;
+}
+
 /** Names of the problems that make a network unusable for taking orders. */
 export function missingNetworkAddresses(network: Network): string[] {
   const missing: string[] = [];

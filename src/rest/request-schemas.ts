@@ -6,6 +6,8 @@ import * as z from 'zod';
 import type { FieldProblem } from '../domain/errors.js';
 import { MAX_PAGE_SIZE, ORDER_SORTS } from '../domain/order-query.js';
 import { ORDER_STATUSES } from '../domain/order-status.js';
+import { PAY_WITH } from '../domain/fulfillment.js';
+import { FULFILLMENT_EXAMPLE } from './openapi/fulfillment-example.js';
 import { DEMO_COLLECTION, DEMO_SIGNER } from '../http/pages/demo-addresses.js';
 
 const ADDRESS_MESSAGE = 'must be an address: 0x followed by 40 hexadecimal digits';
@@ -78,6 +80,17 @@ export const AddressQuery = z.object({
     .meta({ description: 'an address in any letter case', example: DEMO_COLLECTION }),
 });
 
+/** GET /orders/fulfillment. */
+export const FulfillmentQuery = z.object({
+  hash: orderHash.meta({ description: 'the order to fill', example: FULFILLMENT_EXAMPLE.hash }),
+  taker: address('the account that will send the fill', FULFILLMENT_EXAMPLE.taker),
+  tokenId: uint256('the token sold into a collection offer: required there, refused for any other order').optional(),
+  payWith: z
+    .enum(PAY_WITH, { error: `expected one of ${PAY_WITH.join(', ')}` })
+    .optional()
+    .meta({ description: 'listings only: ETH (default; matchAskWithTakerBidUsingETHAndWETH, the price sent as value) or WETH (matchAskWithTakerBid)' }),
+});
+
 export const EmptyQuery = z.object({});
 
 /** The problem code of a parameter, as the domain parsers name them. */
@@ -97,6 +110,9 @@ const CODES: Record<string, string> = {
   'pagination[first]': 'INVALID_PAGE_SIZE',
   'pagination[cursor]': 'INVALID_CURSOR',
   address: 'INVALID_ADDRESS',
+  hash: 'INVALID_HASH',
+  taker: 'INVALID_ADDRESS',
+  payWith: 'INVALID_PAY_WITH',
 };
 
 /** zod issues as the envelope's errors[]: bracket-style field names, one closed set of codes. */

@@ -2,6 +2,7 @@
 // checked against real answers on the demo data (test/rest/openapi.test.ts parses
 // src/rest/openapi/examples.json with them), so a response that changes shape fails a test.
 import * as z from 'zod';
+import { FILL_FUNCTIONS, FULFILLMENT_STEP_CODES } from '../domain/fulfillment.js';
 import { ORDER_PROBLEM_CODES } from '../domain/order-problems.js';
 import { ORDER_STATUSES } from '../domain/order-status.js';
 
@@ -141,6 +142,31 @@ export const IndexerStatusResponse = z
     // The indexer's last error stays out of public answers (it can name the RPC host); the log has it.
   })
   .meta({ id: 'IndexerStatus' });
+
+const TransactionResponse = z
+  .strictObject({ to: address, data: z.string().regex(/^0x([0-9a-f]{2})*$/).meta({ description: 'calldata' }), value: uint.meta({ description: 'wei to send' }) })
+  .meta({ id: 'Transaction' });
+
+export const FulfillmentResponse = z
+  .strictObject({
+    orderHash: hash,
+    blockNumber: z.int().min(0).meta({ description: 'the block every chain fact was read at' }),
+    function: z.enum(FILL_FUNCTIONS).meta({ description: 'the v1 exchange function that fills the order' }),
+    takerOrder: z.strictObject({
+      isOrderAsk: z.boolean(),
+      taker: address,
+      price: uint,
+      tokenId: uint,
+      minPercentageToAsk: z.int().min(0).max(10000),
+      params: z.string().regex(/^0x([0-9a-f]{2})*$/),
+    }),
+    transaction: TransactionResponse.meta({ description: 'the fill: to the exchange, with this calldata and value' }),
+    steps: z
+      .array(z.strictObject({ code: z.enum(FULFILLMENT_STEP_CODES), message: z.string(), transaction: TransactionResponse.nullable() }))
+      .meta({ description: 'what the taker must still do, in order; a null transaction: no transaction can take the step' }),
+    ready: z.boolean().meta({ description: 'no step left: the fill can be sent now' }),
+  })
+  .meta({ id: 'Fulfillment' });
 
 export const FieldProblemResponse = z.strictObject({ field: z.string(), code: z.string(), message: z.string() }).meta({ id: 'FieldProblem' });
 

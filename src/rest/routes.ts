@@ -1,5 +1,6 @@
 // The v1 REST routes (looksrare-v1-facts.md "Paths and envelope") and what serves each method.
 import type { Context } from '../context.js';
+import { getFulfillment } from './handlers/fulfillment.js';
 import { getIndexerStatus } from './handlers/indexer-status.js';
 import { listOrders } from './handlers/orders.js';
 import { getCollection, getCollectionStats, getListingRewards, getNonce } from './handlers/reads.js';
@@ -16,6 +17,7 @@ export const ROUTES: Record<string, { GET?: RestReadHandler; POST?: RestHandler 
   '/orders': { GET: listOrders, POST: createOrder },
   '/orders/validate': { POST: validateOrder },
   '/orders/nonce': { GET: getNonce },
+  '/orders/fulfillment': { GET: getFulfillment },
   '/collections': { GET: getCollection },
   '/collections/stats': { GET: getCollectionStats },
   '/collections/listing-rewards': { GET: getListingRewards },

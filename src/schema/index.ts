@@ -10,6 +10,7 @@ import './market-data.js';
 import './nonce.js';
 import './indexer-status.js';
 import './order-submission.js';
+import './fulfillment.js';
 import './subscriptions.js';
 import './discovery.js';
 import './activity.js';

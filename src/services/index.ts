@@ -4,6 +4,7 @@ import { createCollectionDiscoveryService } from './collection-discovery.js';
 import { createCollectionMarketService } from './collection-market.js';
 import { createCollectionService } from './collections.js';
 import type { ServiceDeps } from './deps.js';
+import { createFulfillmentService } from './fulfillment.js';
 import { createHealthService } from './health.js';
 import { createIndexerStatusService } from './indexer-status.js';
 import { createListingRewardsService } from './listing-rewards.js';
@@ -34,6 +35,7 @@ export function createServices(deps: ServiceDeps) {
     collectionDiscovery: createCollectionDiscoveryService(deps),
     collectionMarket: createCollectionMarketService(deps),
     saleHistory: createSaleHistoryService(deps),
+    fulfillment: createFulfillmentService(deps),
     activity: createActivityService(deps),
   };
 }

@@ -24,7 +24,7 @@ import { paramsToJson } from '../domain/order-params.js';
 import { orderProblem, type OrderProblem, type OrderProblemCode } from '../domain/order-problems.js';
 import { checkOrderRules } from '../domain/order-rules.js';
 import { ECDSA_PROBLEM_CODES } from '../domain/order-signature.js';
-import { strategyKind } from '../domain/networks.js';
+import { strategyKind, transferManagerFor } from '../domain/networks.js';
 import { Prisma, type Order } from '../generated/prisma/client.js';
 import { submitOrdersIsolated, type OrderInsert, type SubmitResult } from '../db/submit-orders-sql.js';
 import { createWriteBatcher } from '../db/write-batcher.js';
@@ -180,7 +180,7 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
     if (chain && collectionType && checkedBlock !== null) {
       const kind = strategyKind(network, p.strategy);
       if (p.isOrderAsk && p.tokenId !== null) {
-        const manager = collectionType === 'ERC721' ? network.transferManagerERC721 : network.transferManagerERC1155;
+        const manager = transferManagerFor(network, collectionType);
         const [holds, approved] = await Promise.all([
           onChain(() => chain.holds(p.collection, collectionType!, p.tokenId!, p.signer, p.amount, block)),
           manager ? onChain(() => chain.isApprovedForAll(p.collection, p.signer, manager, block)) : Promise.resolve(false),

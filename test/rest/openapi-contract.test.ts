@@ -15,6 +15,7 @@ import { DEMO_COLLECTIONS, demoCollectionAddress, DEMO_WALLETS, seedDemo } from 
 import type { SqlRunner } from '../../src/db/sql-runner.js';
 import { createLogger } from '../../src/logger.js';
 import { signWithEthers6, standardAsk, type MakerOrderBody } from '../helpers/maker-orders.js';
+import { startWorld } from '../helpers/indexer-world.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 import { openApiChecker, type OpenApiDoc } from './openapi-checker.js';
@@ -82,6 +83,13 @@ afterAll(async () => {
 const nowSeconds = () => Math.floor(app.clock.now.getTime() / 1000);
 const net = () => app.config.network;
 
+/** The query of an operation's required parameters, from their documented examples. */
+function exampleQuery(path: string): string {
+  const op = (doc.paths[path] as any).get ?? {};
+  const params = (op.parameters ?? []) as { name: string; required?: boolean; example?: unknown }[];
+  return params.filter((p) => p.required && p.example !== undefined).map((p) => `${p.name}=${encodeURIComponent(String(p.example))}`).join('&');
+}
+
 /** A maker order signed by a demo wallet, for a demo collection; `over` changes it before signing. */
 async function signed(walletIndex: number, over: Partial<MakerOrderBody> = {}, collectionIndex = 0) {
   const wallet = DEMO_WALLETS[walletIndex]!;
@@ -105,7 +113,10 @@ describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
       const url = query ? `${path}?${query}` : path;
       const success = Object.keys(op.responses).find((s) => s.startsWith('2'))!;
       const example = op.requestBody?.content['application/json']?.example;
-      if (method === 'get') {
+      if (method === 'get' && (op as any)['x-requires-chain']) {
+        // this app has no RPC_URL: a route that reads the chain says so (its 200: see the chained app below)
+        expect((await get(url)).status, url).toBe(503);
+      } else if (method === 'get') {
         expect((await get(url)).status, url).toBe(Number(success));
         // each parameter's example on its own
         for (const p of params.filter((x) => x.example !== undefined)) {
@@ -248,6 +259,51 @@ describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
     expect((await post('/api/v1/orders/validate', fresh, { 'content-type': 'application/json' })).status).toBe(200);
   });
 
+  it('GET /orders/fulfillment with a chain: its example, offers, bad parameters, unknown and filled orders', async () => {
+    // the same database behind an app with a local EVM as its chain (the demo's strategies whitelisted)
+    const world = await startWorld();
+    const strategies = net().strategies;
+    const chained = await boot(
+      loadConfig({
+        SEED: '0', LOG_LEVEL: 'silent', SIGNATURE_WORKERS: '0', RATE_LIMIT_PER_MINUTE: '0',
+        CHAIN_ID: '31337', RPC_URL: world.evm.rpcUrl, EXCHANGE_ADDRESS: world.network.exchange, WETH_ADDRESS: world.network.weth,
+        TRANSFER_MANAGER_ERC721_ADDRESS: world.network.transferManagerERC721, TRANSFER_MANAGER_ERC1155_ADDRESS: world.network.transferManagerERC1155,
+        STRATEGY_STANDARD_SALE_ADDRESSES: strategies.standardSale.join(','), STRATEGY_COLLECTION_OFFER_ADDRESSES: strategies.collectionOffer.join(','),
+      }),
+      createLogger('silent'),
+      { db: app.testDb.db, indexer: false, now: () => app.clock.now },
+    );
+    try {
+      const route = '/api/v1/orders/fulfillment';
+      const taker = DEMO_WALLETS[11]!.address;
+      expect((await get(`${route}?${exampleQuery(route)}`, chained)).status).toBe(200);
+      const all = (await get('/api/v1/orders?pagination[first]=150&status[]=VALID&status[]=EXECUTED&status[]=CANCELLED')).body.data as any[];
+      const standard = (o: any) => strategies.standardSale.includes(o.strategy);
+      const offer = all.find((o) => !o.isOrderAsk && o.status === 'VALID' && o.tokenId !== null && standard(o));
+      const collectionOffer = all.find((o) => o.status === 'VALID' && o.tokenId === null);
+      const listing = all.find((o) => o.isOrderAsk && o.status === 'VALID' && standard(o));
+      const filled = all.find((o) => o.status === 'EXECUTED' || o.status === 'CANCELLED');
+      for (const [url, status] of [
+        [`${route}?hash=${listing.hash}&taker=${taker}&payWith=WETH`, 200],
+        [`${route}?hash=${offer.hash}&taker=${taker.toLowerCase()}`, 200],
+        [`${route}?hash=${collectionOffer.hash}&taker=${taker}&tokenId=3`, 200],
+        [`${route}?hash=${collectionOffer.hash}&taker=${taker}`, 400],
+        [`${route}?hash=${listing.hash}&taker=${taker}&tokenId=3`, 400],
+        [`${route}?hash=${offer.hash}&taker=${taker}&payWith=ETH`, 400],
+        [`${route}?hash=${listing.hash}&taker=${taker}&payWith=BTC`, 400],
+        [`${route}?hash=${listing.hash}`, 400],
+        [`${route}?hash=0x12&taker=nobody`, 400],
+        [`${route}?hash=0x${'00'.repeat(32)}&taker=${taker}`, 404],
+        [`${route}?hash=${filled.hash}&taker=${taker}`, 409],
+      ] as const) {
+        expect((await get(url, chained)).status, url).toBe(status);
+      }
+    } finally {
+      await chained.close();
+      await world.stop();
+    }
+  }, 60_000);
+
   it('rate limited: 429 with Retry-After on every operation', async () => {
     await get('/api/v1/indexer/status', limited); // uses the one request of the minute
     for (const { path, method, op } of checker.operations) {
@@ -265,7 +321,7 @@ describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
       for (const mode of ['internal', 'unavailable'] as const) {
         fault = mode;
         for (const { path, method } of checker.operations) {
-          const res = method === 'post' ? await post(path, body, JSON_HEADERS, faulty) : await get(`${path}?address=${demoCollectionAddress(0)}`, faulty);
+          const res = method === 'post' ? await post(path, body, JSON_HEADERS, faulty) : await get(`${path}?${exampleQuery(path) || `address=${demoCollectionAddress(0)}`}`, faulty);
           expect(res.status, `${method} ${path}`).toBe(mode === 'internal' ? 500 : 503);
           expect(JSON.stringify(res.body)).not.toMatch(/injected|ECONNREFUSED|5432/);
         }

@@ -4,7 +4,7 @@
 // it (one ownerOf serves every ask on that token). A revert reads as "no" (a token that does not
 // exist has no owner); a node that cannot be reached throws, so the batch is retried as a whole.
 import { Interface, getAddress, type JsonRpcProvider } from 'ethers';
-import type { Network } from '../../domain/networks.js';
+import { transferManagerFor, type Network } from '../../domain/networks.js';
 import type { OrderFacts } from '../../domain/order-status-rules.js';
 import type { OrderStatusName } from '../../domain/order-status.js';
 
@@ -42,9 +42,7 @@ function isRevert(err: unknown): boolean {
   return code === 'CALL_EXCEPTION' || code === 'BAD_DATA';
 }
 
-export function transferManagerFor(network: Network, type: 'ERC721' | 'ERC1155'): string {
-  return type === 'ERC721' ? network.transferManagerERC721 : network.transferManagerERC1155;
-}
+export { transferManagerFor };
 
 export async function readOrderFacts(
   provider: JsonRpcProvider,

@@ -17,6 +17,8 @@ const FAILURES: Record<number, { description: string; retryAfter?: string }> = {
   400: { description: 'Bad request: `errors[]` lists every problem' },
   401: { description: 'A write key is required: `X-Looks-Api-Key` is missing or not one of `WRITE_API_KEYS`' },
   413: { description: 'Request body too large (`MAX_BODY_BYTES`)' },
+  404: { description: 'Not found' },
+  409: { description: 'The order cannot be filled now: `errors[0].code` is the reason (its status, NOT_STARTED, ...)' },
   415: { description: 'The body must be sent as `Content-Type: application/json`' },
   429: { description: 'Rate limited', retryAfter: 'seconds until the budget has room again' },
   500: { description: 'Internal error (never with internals)' },
@@ -91,6 +93,7 @@ function operation(path: string, method: string, doc: RouteDoc, convert: ReturnT
     tags: [doc.tag],
     // the key first: a client that has one should send it
     ...(doc.writeKey ? { security: [{ [WRITE_KEY]: [] }, {}] } : {}),
+    ...(doc.requiresChain ? { 'x-requires-chain': true } : {}),
     parameters: queryParameters(doc.query, convert),
     ...(doc.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: convert(doc.body.schema, 'input'), example: doc.body.example } } } }

@@ -3,10 +3,11 @@
 // Keyed like ROUTES in ../routes.ts; test/rest/openapi.test.ts fails when the two tables differ.
 // The order examples are a parameter: the served document signs a fresh one (order-examples.ts).
 import * as z from 'zod';
-import { AddressQuery, EmptyQuery, OrdersQuery } from '../request-schemas.js';
+import { AddressQuery, EmptyQuery, FulfillmentQuery, OrdersQuery } from '../request-schemas.js';
 import {
   CollectionResponse,
   CollectionStatsResponse,
+  FulfillmentResponse,
   IndexerStatusResponse,
   ListingRewardResponse,
   MakerOrderBody,
@@ -14,6 +15,7 @@ import {
   ValidateOrderResponse,
 } from '../response-schemas.js';
 import examples from './examples.json' with { type: 'json' };
+import { FULFILLMENT_EXAMPLE } from './fulfillment-example.js';
 import { TEMPLATE_ORDER_EXAMPLES, type OrderExamples } from './order-examples.js';
 
 export interface RouteDoc {
@@ -27,6 +29,8 @@ export interface RouteDoc {
   failures: number[];
   /** needs X-Looks-Api-Key when the deployment sets WRITE_API_KEYS */
   writeKey?: boolean;
+  /** reads the chain: answers 503 on a deployment without RPC_URL (x-requires-chain) */
+  requiresChain?: boolean;
 }
 
 export type RouteDocs = Record<string, Partial<Record<'GET' | 'POST', RouteDoc>>>;
@@ -76,6 +80,21 @@ export function routeDocs(orderExamples: OrderExamples): RouteDocs {
         query: AddressQuery,
         response: { status: 200, data: z.string().regex(/^(0|[1-9]\d*)$/), example: examples.nonce },
         failures: [400],
+      },
+    },
+    '/orders/fulfillment': {
+      GET: {
+        summary: 'How a taker fills a live order',
+        description:
+          'The v1 TakerOrder and the calldata of the exchange function that fills the order (a listing: `matchAskWithTakerBidUsingETHAndWETH`, or `matchAskWithTakerBid` with `payWith=WETH`; an offer: `matchBidWithTakerAsk`), ' +
+          'the value to send, and the steps the taker still needs (wrap or approve WETH, approve the transfer manager), read on chain at `blockNumber`. ' +
+          '400: bad parameters, a collection offer without `tokenId`, a `tokenId` or `payWith` the order does not take. 404: no such order. ' +
+          '409: the order is not live (`errors[0].code`: its status, NOT_STARTED, STRATEGY_NOT_WHITELISTED, UNSUPPORTED_STRATEGY). 503: the chain is not configured (no `RPC_URL`) or not answering.',
+        tag: 'Orders',
+        query: FulfillmentQuery,
+        response: { status: 200, data: FulfillmentResponse, example: FULFILLMENT_EXAMPLE.response },
+        failures: [400, 404, 409],
+        requiresChain: true,
       },
     },
     '/collections': {

@@ -1,0 +1,35 @@
+// GET /api/v1/orders/fulfillment: how a taker fills one live order, in the v1 envelope. Amounts
+// are decimal strings, as everywhere in /api/v1; the shape is GraphQL's `fulfillment`.
+import type { Context } from '../../context.js';
+import type { Transaction } from '../../domain/fulfillment.js';
+import type { Fulfillment } from '../../services/fulfillment.js';
+import { fail, ok } from '../envelope.js';
+import { RestFailure } from '../execute.js';
+import type { Query } from '../query-string.js';
+import { cleanQueryValues, FulfillmentQuery, problemsFrom } from '../request-schemas.js';
+
+const transactionJson = (t: Transaction) => ({ to: t.to, data: t.data, value: t.value.toString() });
+
+export function fulfillmentToJson(f: Fulfillment) {
+  const t = f.takerOrder;
+  return {
+    orderHash: f.orderHash,
+    blockNumber: f.blockNumber,
+    function: f.function,
+    takerOrder: { isOrderAsk: t.isOrderAsk, taker: t.taker, price: t.price.toString(), tokenId: t.tokenId.toString(), minPercentageToAsk: Number(t.minPercentageToAsk), params: t.params },
+    transaction: transactionJson(f.transaction),
+    steps: f.steps.map((s) => ({ code: s.code, message: s.message, transaction: s.transaction && transactionJson(s.transaction) })),
+    ready: f.ready,
+  };
+}
+
+export async function getFulfillment(query: Query, ctx: Context): Promise<Response> {
+  const checked = FulfillmentQuery.safeParse(cleanQueryValues({ hash: query.hash, taker: query.taker, tokenId: query.tokenId, payWith: query.payWith }));
+  if (!checked.success) {
+    const problems = problemsFrom(checked.error);
+    throw new RestFailure(fail(400, problems.length === 1 ? `Invalid ${problems[0]!.field}: ${problems[0]!.message}` : `Invalid request: ${problems.length} problems`, problems));
+  }
+  const q = checked.data;
+  const f = await ctx.services.fulfillment.fulfillment({ hash: q.hash, taker: q.taker, tokenId: q.tokenId === undefined ? null : BigInt(q.tokenId), payWith: q.payWith ?? null });
+  return ok(fulfillmentToJson(f));
+}
