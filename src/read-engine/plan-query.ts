@@ -10,8 +10,11 @@ import type { CollectionFilter } from '../services/collection-discovery.js';
 import { getArgumentValues, type FieldNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { parseActivityArgs, type ActivityArgs } from '../domain/activity-query.js';
 import { parseOrderConnectionArgs, type OrderQuery } from '../domain/order-query.js';
+import type { Network } from '../domain/networks.js';
 import { activityCursorSql, activityFilterSql, activityScanOrder } from '../services/activity-sql.js';
 import { filterSql, keysetSql, Params, SORT_KEYS } from '../services/order-page-sql.js';
+import type { BookParams } from '../services/token-sql.js';
+import { bookParams } from '../services/tokens.js';
 import {
   ISLAND_MARK_SQL,
   ISLAND_SEPARATOR_SQL,
@@ -21,6 +24,7 @@ import {
 } from './json-sql.js';
 import { READ_TYPES, typenameJson, type ReadTypeName } from './read-types.js';
 import { collectFields, subSelections, type SelectionScope } from './selection.js';
+import { planToken, planTokens } from './token-reads.js';
 
 /** A resolver-only field under a row of `type`: resolved per parent key after the statement. */
 export interface Island {
@@ -30,7 +34,7 @@ export interface Island {
 }
 
 /** One page of a connection: rows of `table` as `o`, and what its pageInfo says. */
-interface Page {
+export interface Page {
   type: ReadTypeName;
   table: string;
   o: string;
@@ -71,9 +75,19 @@ export class QueryPlan {
     readonly schema: GraphQLSchema,
     readonly scope: SelectionScope,
     private readonly nowSeconds: bigint,
-  ) {}
+    strategies: Pick<Network['strategies'], 'standardSale' | 'collectionOffer'> = { standardSale: [], collectionOffer: [] },
+  ) {
+    this.book = bookParams((v, cast) => this.params.add(v, cast), this.nowSql, strategies);
+  }
 
   readonly nowSql = (): string => (this.nowParam ??= this.params.add(this.nowSeconds.toString(), '::bigint'));
+  /** the clock and the network's strategy lists, for the book's SQL (src/services/token-sql.ts) */
+  readonly book: BookParams;
+
+  /** Leaves the root field to its resolvers (a selection with no SQL rendering). */
+  unrenderable(why: string): never {
+    return notRenderable(why);
+  }
 
   alias(prefix: string): string {
     return `${prefix}${++this.aliases}`;
@@ -119,6 +133,8 @@ export class QueryPlan {
         parts.push({ key, sql: this.island(type, fieldNodes, read.refetch.key(t)) });
       } else if (decl.kind === 'leaf') {
         parts.push({ key, sql: decl.json(t, this.nowSql) });
+      } else if (decl.kind === 'planned') {
+        parts.push({ key, sql: decl.plan(this, fieldNodes, this.args(gqlType.getFields()[name]!, fieldNodes[0]!), t) });
       } else if (decl.kind === 'object') {
         const a = this.alias(decl.type[0]!.toLowerCase());
         const inner = this.object(decl.type, fieldNodes, a);
@@ -248,7 +264,7 @@ export class QueryPlan {
    * last row (only when pageInfo asks); totalCount as a COUNT over the filter without the cursors.
    * An unknown cursor makes it unrenderable (the resolver raises INVALID_CURSOR).
    */
-  private connection(nodes: readonly FieldNode[], page: Page): string {
+  connection(nodes: readonly FieldNode[], page: Page): string {
     const { o, type } = page;
     const aggregates = new Map<string, string>();
     const parts: { key: string; sql: string }[] = [];
@@ -391,6 +407,8 @@ const ROOT_FIELDS: Record<string, RootPlanner> = {
   sales: (plan, nodes, args) => plan.saleConnection(nodes, args),
   activity: (plan, nodes, args) => plan.activityConnection(nodes, args),
   collections: (plan, nodes, args, ctx) => plan.collectionConnection(nodes, args, ctx),
+  token: planToken,
+  tokens: planTokens,
 };
 
 export const isRootPlanned = (name: string) => Object.hasOwn(ROOT_FIELDS, name);

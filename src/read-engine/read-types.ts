@@ -5,7 +5,10 @@
 // two byte for byte, and fails for a schema field declared nowhere here.
 import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
 import { CHAIN_FINAL_STATUSES } from '../domain/order-status.js';
+import type { FieldNode } from 'graphql';
 import type { CollectionColumn, OrderColumn } from '../services/order-page-sql.js';
+import type { QueryPlan } from './plan-query.js';
+import { COLLECTION_DEPTH, TOKEN_TYPE } from './token-reads.js';
 import { jsonBoolean, jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
 
 /** What a field reads, over the row alias `t` of its type; `now()` is the request's clock in seconds (SQL, a parameter added on first use). */
@@ -16,10 +19,12 @@ export type FieldRead<Col extends string> =
   | { kind: 'object'; type: ReadTypeName; columns: readonly Col[]; from: (t: string, a: string, now: () => string) => string; nullable: boolean }
   /** an order connection pinned to this row (Collection.orders): a predicate over the orders alias */
   | { kind: 'orders'; columns: readonly Col[]; pin: (t: string, o: string) => string }
+  /** rendered by its own planner, with the field's arguments (Collection.depth, Token.owners: ./token-reads.ts) */
+  | { kind: 'planned'; columns: readonly Col[]; plan: (p: QueryPlan, nodes: readonly FieldNode[], args: Record<string, unknown>, t: string) => string }
   /** computed by its resolver only; the engine resolves it per parent key (./islands.ts) */
   | { kind: 'resolver'; columns: readonly Col[]; reason: string };
 
-export type ReadTypeName = 'Order' | 'Collection' | 'Sale' | 'MarketEvent';
+export type ReadTypeName = 'Order' | 'Collection' | 'Sale' | 'MarketEvent' | 'Token';
 
 export interface ReadType<Col extends string = string> {
   table: string;
@@ -117,6 +122,7 @@ export const COLLECTION_TYPE: ReadType<CollectionColumn> = {
       `AND l.status = 'VALID' AND l.start_time <= ${now()} AND l.end_time >= ${now()})::text`),
     stats: { kind: 'resolver', columns: ['address'], reason: 'window statistics over the hourly and daily rollups, floor history and supply (src/services/stats.ts), batched per request' },
     series: { kind: 'resolver', columns: ['address'], reason: 'intervals filled from the rollups and the floor history (src/services/sale-history.ts)' },
+    depth: COLLECTION_DEPTH,
   },
 };
 
@@ -174,7 +180,7 @@ export const MARKET_EVENT_TYPE: ReadType = {
   },
 };
 
-export const READ_TYPES: Record<ReadTypeName, ReadType> = { Order: ORDER_TYPE, Collection: COLLECTION_TYPE, Sale: SALE_TYPE, MarketEvent: MARKET_EVENT_TYPE };
+export const READ_TYPES: Record<ReadTypeName, ReadType> = { Order: ORDER_TYPE, Collection: COLLECTION_TYPE, Sale: SALE_TYPE, MarketEvent: MARKET_EVENT_TYPE, Token: TOKEN_TYPE };
 
 /** The GraphQL __typename of a read type, as JSON text. */
 export const typenameJson = (name: string) => jsonLiteral(name);

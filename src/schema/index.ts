@@ -15,6 +15,8 @@ import './subscriptions.js';
 import './discovery.js';
 import './activity.js';
 import './collection-market.js';
+import './token.js';
+import './depth.js';
 import './node.js';
 
 export const schema = builder.toSchema();

@@ -6,7 +6,7 @@
 // An id is base64 of `<Type>:<key>` (what Pothos and graphql-relay-js encode), the key being
 // what identifies the object on chain or in the API already: Order:<hash>,
 // Collection:<address>, CollectionStats:<address>, Sale:<txHash>:<logIndex> (a log's place in
-// the chain, which survives re-indexing; the row id would not). The read engine renders the same
+// the chain, which survives re-indexing; the row id would not), Token:<address>:<tokenId>. The read engine renders the same
 // bytes in SQL (jsonGlobalId, src/read-engine/json-sql.ts; the keys in read-types.ts).
 //
 // An id that is not one this API issues answers null, as for an object that no longer exists:
@@ -18,11 +18,13 @@ import { normalizeAddress } from '../domain/address.js';
 import { badRequest } from '../domain/errors.js';
 import type { Collection as CollectionRow, Order as OrderRow, Sale as SaleRow } from '../generated/prisma/client.js';
 import type { CollectionStats } from '../services/stats.js';
+import { tokenService, type TokenKey } from '../services/tokens.js';
 import { builder } from './builder.js';
 import { Collection } from './collection.js';
 import { CollectionStatsRef } from './collection-stats.js';
 import { Sale } from './discovery.js';
 import { Order } from './order.js';
+import { Token } from './token.js';
 
 /** nodes(ids:) reads at most a page's worth (the connections' largest `first`). */
 export const MAX_NODE_IDS = 150;
@@ -30,6 +32,11 @@ export const MAX_NODE_IDS = 150;
 const isChecksummedAddress = (key: string) => normalizeAddress(key) === key;
 const SALE_KEY = /^(0x[0-9a-f]{64}):(0|[1-9][0-9]{0,9})$/;
 const EVENT_KEY = /^(0|[1-9][0-9]{0,18})$/;
+const TOKEN_KEY = /^(0x[0-9a-fA-F]{40}):(0|[1-9][0-9]{0,77})$/;
+const isTokenKey = (key: string) => {
+  const m = TOKEN_KEY.exec(key);
+  return m !== null && isChecksummedAddress(m[1]!) && BigInt(m[2]!) < 1n << 256n;
+};
 
 /** Node types by name: whether a key is one of theirs (the form the API returns, nothing looser). */
 const NODE_KEYS: Record<string, (key: string) => boolean> = {
@@ -39,6 +46,7 @@ const NODE_KEYS: Record<string, (key: string) => boolean> = {
   Sale: (key) => SALE_KEY.test(key) && Number(key.slice(67)) <= 2 ** 31 - 1,
   // MarketEvent:<id>, the event log's id (src/schema/activity.ts)
   MarketEvent: (key) => EVENT_KEY.test(key) && BigInt(key) <= 2n ** 63n - 1n,
+  Token: isTokenKey,
 };
 
 /** The type and key an id names, or null when this API never issues it (malformed, unknown type, non-canonical). */
@@ -77,6 +85,11 @@ builder.nodeRef(Sale, {
     const byKey = new Map(rows.map((r) => [`${r.txHash}:${r.logIndex}`, r]));
     return keys.map((k) => byKey.get(k) ?? null);
   },
+});
+
+builder.nodeRef(Token, {
+  id: { resolve: (k: TokenKey) => `${k.collectionAddress}:${k.tokenId}` },
+  loadMany: (keys, ctx: Context) => keys.map((k) => tokenService(ctx.services.deps).getToken(k.slice(0, 42), k.slice(43))),
 });
 
 const NodeRef = builder.nodeInterfaceRef();

@@ -45,6 +45,13 @@ beforeAll(async () => {
     [fixtureCollections[0], fixtureCollections[1], fixtureCollections[0]!.toLowerCase(), huge],
   );
   saleIds = (await sql.query<{ id: string }>('SELECT id::text AS id FROM sales ORDER BY id')).map((r) => r.id);
+  // holders: tokens 1..6 of both collections (several per token of the second), and the huge token id
+  await sql.query(
+    `INSERT INTO token_balances (collection_address, token_id, owner, balance)
+     SELECT (ARRAY[$1, $2])[1 + g % 2], 1 + (g / 2) % 6, $3 || lpad(to_hex(g % 5), 2, '0'), 1 + g % 4 FROM generate_series(0, 29) g
+     UNION ALL SELECT $1, $4::numeric, $3 || 'ff', 1 ON CONFLICT DO NOTHING`,
+    [fixtureCollections[0], fixtureCollections[1], '0x' + 'ab'.repeat(19), huge],
+  );
 });
 afterAll(() => app?.close());
 
@@ -190,7 +197,60 @@ const collectionsRoot = fc
     return `collections(${args.join(', ')}) { ${a.count ? 'totalCount ' : ''}edges { cursor node { ${a.node} } } ${a.info ?? ''} }`;
   });
 
-const documentArb = fc.array(fc.oneof(rootField, saleRoot, collectionsRoot), { minLength: 1, maxLength: 3 }).map((roots) => {
+const TOKEN_LEAVES = Object.entries(READ_TYPES.Token.fields).filter(([, d]) => d.kind === 'leaf').map(([n]) => n);
+const depthSel = fc
+  .record({
+    side: fc.constantFrom('ASK', 'BID'),
+    first: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+    fields: fc.subarray(['side', 'levelCount', 'orderCount', 'totalAmount', 'minPrice', 'maxPrice', '__typename'], { minLength: 1 }),
+    levels: fc.option(fc.subarray(['price', 'priceEth', 'orderCount', 'amount', 'cumulativeAmount', '__typename'], { minLength: 1 }), { nil: undefined }),
+  })
+  .map((a) => `${field('depth', true)}(side: ${a.side}${a.first ? `, first: ${a.first}` : ''}) { ${a.fields.join(' ')}${a.levels ? ` levels { ${a.levels.join(' ')} }` : ''} }`);
+const tokenSel = (d: number): fc.Arbitrary<string> =>
+  fc
+    .record({
+      leaves: leaves(TOKEN_LEAVES, 'Token'),
+      owners: fc.option(fc.subarray(['owner', 'balance', '__typename'], { minLength: 1 }), { nil: undefined }),
+      ask: d > 0 ? fc.option(orderSel(d - 1), { nil: undefined }) : fc.constant(undefined),
+      bid: d > 0 ? fc.option(orderSel(d - 1), { nil: undefined }) : fc.constant(undefined),
+      sale: fc.option(leaves(SALE_LEAVES, 'Sale'), { nil: undefined }),
+      collection: d > 0 ? fc.option(collectionSel(0), { nil: undefined }) : fc.constant(undefined),
+      depth: fc.option(depthSel, { nil: undefined }),
+    })
+    .map((a) =>
+      [
+        a.leaves,
+        a.owners ? `owners { ${a.owners.join(' ')} }` : '',
+        a.ask ? `bestAsk { ${a.ask} }` : '',
+        a.bid ? `bestBid { ${a.bid} }` : '',
+        a.sale ? `lastSale { ${a.sale} }` : '',
+        a.collection ? `collection { ${a.collection} }` : '',
+        a.depth ?? '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    );
+const tokenRoot = fc
+  .tuple(fc.constantFrom(...fixtureCollections, '0x000000000000000000000000000000000000dEaD'), fc.constantFrom('1', '3', '5', '6', '7', ((1n << 200n) + 7n).toString()), tokenSel(1))
+  .map(([c, id, sel]) => `token(collection: "${c}", tokenId: "${id}") { ${sel} }`);
+const tokensRoot = fc
+  .record({
+    collection: fc.constantFrom(...fixtureCollections),
+    first: fc.integer({ min: 1, max: 4 }),
+    sort: fc.option(fc.constantFrom('PRICE_ASC', 'PRICE_DESC', 'TOKEN_ID'), { nil: undefined }),
+    listed: fc.option(fc.boolean(), { nil: undefined }),
+    after: fc.option(fc.constantFrom('-:2', '100000000000000000:1', '200000000000000000:3', '0:0', 'bad'), { nil: undefined }),
+    node: tokenSel(1),
+    info: fc.option(pageInfo, { nil: undefined }),
+    count: fc.boolean(),
+  })
+  .map((a) => {
+    const args = [`collection: "${a.collection}"`, `first: ${a.first}`, a.sort ? `sort: ${a.sort}` : '', a.listed === undefined ? '' : `filter: { listed: ${a.listed} }`, a.after ? `after: "${a.after}"` : ''].filter(Boolean);
+    return `tokens(${args.join(', ')}) { ${a.count ? 'totalCount ' : ''}edges { cursor node { ${a.node} } } ${a.info ?? ''} }`;
+  });
+const depthRoot = fc.tuple(fc.constantFrom(...fixtureCollections), depthSel).map(([c, sel]) => `collection(address: "${c}") { address ${sel} }`);
+
+const documentArb = fc.array(fc.oneof(rootField, saleRoot, collectionsRoot, tokenRoot, tokensRoot, depthRoot), { minLength: 1, maxLength: 3 }).map((roots) => {
   const body = `{ ${roots.map((r, i) => `r${i}: ${r}`).join(' ')} }`;
   return body.includes('$yes') ? `query($yes: Boolean!) ${body}` : body;
 });

@@ -1,0 +1,115 @@
+// Which orders make a token's market and a book's depth, as SQL shared by the read engine
+// (src/read-engine/token-reads.ts) and the resolver path (./tokens.ts), so the two cannot
+// disagree on the rule; test/read-engine/ holds their answers equal, test/services/tokens.test.ts
+// holds the rule to hand-computed books.
+//
+// Live means what the floor and Collection.topBid mean: status VALID, started, not ended.
+// Asks count only fixed-price listings (standard sale strategies): a private sale names its one
+// buyer and a Dutch auction's signed price is its floor, not what a taker pays now, so neither is
+// a price anyone can buy at (the floor excludes them the same way, src/db/floor-sql.ts).
+// Bids count the offers that can fill the token: standard-sale token offers on it and the
+// collection's collection offers (StrategyAnyItemFromCollectionForFixedPrice, any token id).
+
+/** SQL of the request's clock and of the network's strategy lists, each a statement parameter. */
+export interface BookParams {
+  now: () => string;
+  /** varchar[] of network.strategies.standardSale */
+  standardSale: () => string;
+  /** varchar[] of network.strategies.collectionOffer */
+  collectionOffer: () => string;
+}
+
+export const BOOK_SIDES = ['ASK', 'BID'] as const;
+export type BookSide = (typeof BOOK_SIDES)[number];
+
+const live = (o: string, b: BookParams) => `${o}.status = 'VALID' AND ${o}.start_time <= ${b.now()} AND ${o}.end_time >= ${b.now()}`;
+
+/** The live asks of a collection (or of one token), over the orders alias `o`. */
+export function liveAskSql(o: string, b: BookParams, collection: string, tokenId?: string): string {
+  return `${o}.collection_address = ${collection}${tokenId ? ` AND ${o}.token_id = ${tokenId}` : ''} AND ${o}.is_order_ask AND ${live(o, b)} AND ${o}.strategy = ANY(${b.standardSale()})`;
+}
+
+/**
+ * The live bids of a collection, or those that can fill one token: its token offers and the
+ * collection's offers.
+ */
+export function liveBidSql(o: string, b: BookParams, collection: string, tokenId?: string): string {
+  const token = tokenId ? `${o}.token_id = ${tokenId}` : `${o}.token_id IS NOT NULL`;
+  return (
+    `${o}.collection_address = ${collection} AND NOT ${o}.is_order_ask AND ${live(o, b)} AND ` +
+    `((${token} AND ${o}.strategy = ANY(${b.standardSale()})) OR (${o}.token_id IS NULL AND ${o}.strategy = ANY(${b.collectionOffer()})))`
+  );
+}
+
+export const liveSideSql = (side: BookSide, o: string, b: BookParams, collection: string, tokenId?: string) =>
+  side === 'ASK' ? liveAskSql(o, b, collection, tokenId) : liveBidSql(o, b, collection, tokenId);
+
+/** When a listing was listed: when it went live here (stored, or its signed start if later). */
+export const listedAtSql = (o: string) => `greatest(floor(extract(epoch FROM ${o}.created_at))::bigint, ${o}.start_time)`;
+
+/**
+ * The id of a token's best bid: the highest of its best token offer and the collection's best
+ * offer, each read from orders_token_side_price_idx backwards; ties go to the oldest order.
+ */
+export function bestBidIdSql(b: BookParams, collection: string, tokenId: string): string {
+  const branch = (token: string, strategies: string) =>
+    `(SELECT x.id, x.price FROM orders x WHERE x.collection_address = ${collection} AND ${token} AND NOT x.is_order_ask AND ${live('x', b)} ` +
+    `AND x.strategy = ANY(${strategies}) ORDER BY x.price DESC, x.id ASC LIMIT 1)`;
+  return (
+    `(SELECT y.id FROM (${branch(`x.token_id = ${tokenId}`, b.standardSale())} UNION ALL ${branch('x.token_id IS NULL', b.collectionOffer())}) y ` +
+    `ORDER BY y.price DESC, y.id ASC LIMIT 1)`
+  );
+}
+
+/**
+ * One row per token of a collection: `collection_address`, `token_id`, and its best live ask
+ * (`ask_id`, `ask_price`, `listed_at`; null when unlisted). `listed`: true = listed tokens only
+ * (read from the live asks alone), false = unlisted ones, null = every known token (ever held,
+ * per token_balances, or named by an order). `tokenId`: that token only.
+ */
+export function tokenRowsSql(b: BookParams, collection: string, opts: { listed: boolean | null; tokenId?: string }): string {
+  const one = (o: string) => (opts.tokenId ? ` AND ${o}.token_id = ${opts.tokenId}` : '');
+  const asks =
+    `SELECT DISTINCT ON (a.token_id) a.collection_address, a.token_id, a.id AS ask_id, a.price AS ask_price, ${listedAtSql('a')} AS listed_at ` +
+    `FROM orders a WHERE ${liveAskSql('a', b, collection, opts.tokenId)} ORDER BY a.token_id, a.price, a.id`;
+  if (opts.listed === true) return asks;
+  const known =
+    `SELECT k.collection_address, k.token_id FROM token_balances k WHERE k.collection_address = ${collection} AND k.balance > 0${one('k')} ` +
+    `UNION SELECT k.collection_address, k.token_id FROM orders k WHERE k.collection_address = ${collection} AND k.token_id IS NOT NULL${one('k')}`;
+  return (
+    `SELECT n.collection_address, n.token_id, l.ask_id, l.ask_price, l.listed_at FROM (${known}) n ` +
+    `LEFT JOIN (${asks}) l ON l.token_id = n.token_id${opts.listed === false ? ' WHERE l.ask_id IS NULL' : ''}`
+  );
+}
+
+export const TOKEN_SORTS = ['PRICE_ASC', 'PRICE_DESC', 'TOKEN_ID'] as const;
+export type TokenSort = (typeof TOKEN_SORTS)[number];
+
+/** ORDER BY of a token page over the rows alias `r`; unlisted tokens last in the price sorts. */
+export function tokenOrderSql(sort: TokenSort, r: string): string {
+  if (sort === 'TOKEN_ID') return `${r}.token_id ASC`;
+  return `(${r}.ask_price IS NULL) ASC, ${r}.ask_price ${sort === 'PRICE_ASC' ? 'ASC' : 'DESC'}, ${r}.token_id ASC`;
+}
+
+/** A token cursor: the row's sort key as it was on the page (`<ask price>:<token id>`, `-` for no ask). */
+export interface TokenCursor {
+  price: string | null;
+  tokenId: string;
+}
+const UINT = '(?:0|[1-9][0-9]{0,77})';
+const CURSOR = new RegExp(`^(${UINT}|-):(${UINT})$`);
+export const tokenCursorSql = (r: string) => `COALESCE(${r}.ask_price::text, '-') || ':' || ${r}.token_id::text`;
+export function parseTokenCursor(cursor: string): TokenCursor | null {
+  const m = CURSOR.exec(cursor);
+  if (!m || BigInt(m[2]!) >= 1n << 256n || (m[1] !== '-' && BigInt(m[1]!) >= 1n << 256n)) return null;
+  return { price: m[1] === '-' ? null : m[1]!, tokenId: m[2]! };
+}
+
+/** The rows after the cursor in the sort, over the rows alias `r`; `add` makes a NUMERIC parameter. */
+export function tokenAfterSql(sort: TokenSort, c: TokenCursor, r: string, add: (v: string) => string): string {
+  const id = add(c.tokenId);
+  if (sort === 'TOKEN_ID') return `${r}.token_id > ${id}`;
+  if (c.price === null) return `(${r}.ask_price IS NULL AND ${r}.token_id > ${id})`;
+  const p = add(c.price);
+  return `(${r}.ask_price IS NULL OR ${r}.ask_price ${sort === 'PRICE_ASC' ? '>' : '<'} ${p} OR (${r}.ask_price = ${p} AND ${r}.token_id > ${id}))`;
+}
