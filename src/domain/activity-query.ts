@@ -25,6 +25,23 @@ export const MARKET_EVENT_CAUSES = [
 /** Without a type filter: everything that happened and still stands (RETRACTED rows only when asked for). */
 export const DEFAULT_EVENT_TYPES: readonly MarketEventType[] = MARKET_EVENT_TYPES.filter((t) => t !== 'RETRACTED');
 
+/**
+ * The types v1 clients of GET /api/v1/events know (looksrare-v1-facts.md "Events and tokens
+ * routes"). A collection offer is one of their OFFERs; status changes and retractions are not
+ * events they can read.
+ */
+export const V1_EVENT_TYPES = ['LIST', 'OFFER', 'SALE', 'TRANSFER', 'MINT', 'CANCEL_LIST', 'CANCEL_OFFER'] as const;
+export type V1EventType = (typeof V1_EVENT_TYPES)[number];
+
+/** The log's types behind a v1 type, or behind every v1 type. */
+export function logTypesOfV1(type?: V1EventType): MarketEventType[] {
+  if (type === undefined) return V1_EVENT_TYPES.flatMap((t) => logTypesOfV1(t));
+  return type === 'OFFER' ? ['OFFER', 'COLLECTION_OFFER'] : [type];
+}
+
+/** How v1 names a log type (only the types logTypesOfV1 returns reach it). */
+export const v1TypeOf = (type: MarketEventType): string => (type === 'COLLECTION_OFFER' ? 'OFFER' : type);
+
 export const MAX_ACTIVITY_PAGE = 150;
 export const DEFAULT_ACTIVITY_PAGE = 20;
 

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import type { FieldProblem } from '../domain/errors.js';
 import { MAX_PAGE_SIZE, ORDER_SORTS } from '../domain/order-query.js';
 import { ORDER_STATUSES } from '../domain/order-status.js';
+import { V1_EVENT_TYPES } from '../domain/activity-query.js';
 import { PAY_WITH } from '../domain/fulfillment.js';
 import { FULFILLMENT_EXAMPLE } from './openapi/fulfillment-example.js';
 import { DEMO_COLLECTION, DEMO_SIGNER } from '../http/pages/demo-addresses.js';
@@ -91,6 +92,33 @@ export const FulfillmentQuery = z.object({
     .meta({ description: 'listings only: ETH (default; matchAskWithTakerBidUsingETHAndWETH, the price sent as value) or WETH (matchAskWithTakerBid)' }),
 });
 
+/** GET /api/v1/events (looksrare-v1-facts.md "Events and tokens routes"): newest first. */
+export const EventsQuery = z.object({
+  collection: address('the collection', DEMO_COLLECTION).optional(),
+  tokenId: uint256('the token id; only with collection').optional(),
+  type: z
+    .enum(V1_EVENT_TYPES, { error: `expected one of ${V1_EVENT_TYPES.join(', ')}` })
+    .optional()
+    .meta({ description: 'one kind of event (OFFER includes collection offers); default: all of them', example: 'SALE' }),
+  from: address('the sender: the maker of an order, the seller of a sale, the sender of a transfer').optional(),
+  to: address('the receiver: the buyer of a sale, the receiver of a transfer or mint').optional(),
+  pagination: z
+    .object({
+      first: z
+        .string({ error: PAGE_MESSAGE })
+        .regex(/^(?:[1-9]\d?|1[0-4]\d|150)$/, { error: PAGE_MESSAGE })
+        .optional()
+        .meta({ description: `page size, 1..${MAX_PAGE_SIZE}, default 20`, example: '25' }),
+      cursor: z
+        .string({ error: 'must be an event id' })
+        .regex(/^(0|[1-9]\d{0,15})$/, { error: 'must be an event id' })
+        .optional()
+        .meta({ description: 'the `id` of the last event of the previous page' }),
+    })
+    .optional()
+    .meta({ description: '`pagination[first]=25&pagination[cursor]=1234` (or the object as URL-encoded JSON)' }),
+});
+
 export const EmptyQuery = z.object({});
 
 /** The problem code of a parameter, as the domain parsers name them. */
@@ -109,6 +137,9 @@ const CODES: Record<string, string> = {
   sort: 'INVALID_SORT',
   'pagination[first]': 'INVALID_PAGE_SIZE',
   'pagination[cursor]': 'INVALID_CURSOR',
+  from: 'INVALID_ADDRESS',
+  to: 'INVALID_ADDRESS',
+  type: 'INVALID_EVENT_TYPE',
   address: 'INVALID_ADDRESS',
   hash: 'INVALID_HASH',
   taker: 'INVALID_ADDRESS',

@@ -1,6 +1,7 @@
 // The v1 REST routes (looksrare-v1-facts.md "Paths and envelope") and what serves each method.
 import type { Context } from '../context.js';
 import { getFulfillment } from './handlers/fulfillment.js';
+import { listEvents } from './handlers/events.js';
 import { getIndexerStatus } from './handlers/indexer-status.js';
 import { listOrders } from './handlers/orders.js';
 import { getCollection, getCollectionStats, getListingRewards, getNonce } from './handlers/reads.js';
@@ -21,5 +22,6 @@ export const ROUTES: Record<string, { GET?: RestReadHandler; POST?: RestHandler 
   '/collections': { GET: getCollection },
   '/collections/stats': { GET: getCollectionStats },
   '/collections/listing-rewards': { GET: getListingRewards },
+  '/events': { GET: listEvents },
   '/indexer/status': { GET: getIndexerStatus },
 };

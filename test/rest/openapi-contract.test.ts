@@ -202,6 +202,36 @@ describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
     }
   });
 
+  it('GET /events: newest first, every filter and page, v1 shapes, bad parameters', async () => {
+    const route = '/api/v1/events';
+    const all = (await get(`${route}?pagination[first]=150`)).body.data as any[];
+    expect(all.length).toBeGreaterThan(20);
+    expect(all.map((e) => e.id)).toEqual([...all.map((e) => e.id)].sort((a, b) => b - a));
+    const c = demoCollectionAddress(0);
+    const ok = [
+      `${route}?collection=${c}&type=SALE&pagination[first]=25`,
+      `${route}?collection=${c.toLowerCase()}&tokenId=1`,
+      `${route}?type=LIST&pagination[first]=3&pagination[cursor]=${all[5].id}`,
+      `${route}?type=OFFER`,
+      `${route}?type=MINT&to=${DEMO_WALLETS[0]!.address}`,
+      `${route}?from=${DEMO_WALLETS[1]!.address}&pagination=${encodeURIComponent('{"first":2}')}`,
+      `${route}?pagination[cursor]=1`,
+    ];
+    for (const url of ok) expect((await get(url)).status, url).toBe(200);
+    const bad = [
+      `${route}?type=BID`,
+      `${route}?type=STATUS_CHANGE`,
+      `${route}?tokenId=1`,
+      `${route}?collection=0x12`,
+      `${route}?from=nobody`,
+      `${route}?pagination[first]=151`,
+      `${route}?pagination[first]=0`,
+      `${route}?pagination[cursor]=abc`,
+      `${route}?pagination[cursor]=-1`,
+    ];
+    for (const url of bad) expect((await get(url)).status, url).toBe(400);
+  });
+
   it('POST /orders and /orders/validate: signed orders, refused orders, keys, bodies and content types', async () => {
     const erc1155 = DEMO_COLLECTIONS.findIndex((c) => c.type === 'ERC1155');
     const valid = [

@@ -14,6 +14,7 @@ import {
   OrderResponse,
   ValidateOrderResponse,
 } from '../response-schemas.js';
+import { EVENTS_ROUTE_DOC } from './events-doc.js';
 import examples from './examples.json' with { type: 'json' };
 import { FULFILLMENT_EXAMPLE } from './fulfillment-example.js';
 import { TEMPLATE_ORDER_EXAMPLES, type OrderExamples } from './order-examples.js';
@@ -127,6 +128,7 @@ export function routeDocs(orderExamples: OrderExamples): RouteDocs {
         failures: [],
       },
     },
+    '/events': { GET: EVENTS_ROUTE_DOC },
     '/indexer/status': {
       GET: {
         summary: 'Where the chain indexer is',
