@@ -10,6 +10,7 @@ import { V1_EVENT_TYPES } from '../domain/activity-query.js';
 import { PAY_WITH } from '../domain/fulfillment.js';
 import { FULFILLMENT_EXAMPLE } from './openapi/fulfillment-example.js';
 import { DEMO_COLLECTION, DEMO_SIGNER } from '../http/pages/demo-addresses.js';
+import { TOKEN_EXAMPLE } from './openapi/token-example.js';
 
 const ADDRESS_MESSAGE = 'must be an address: 0x followed by 40 hexadecimal digits';
 const UINT_MESSAGE = 'must be a decimal integer string from 0 to 2^256-1';
@@ -90,6 +91,12 @@ export const FulfillmentQuery = z.object({
     .enum(PAY_WITH, { error: `expected one of ${PAY_WITH.join(', ')}` })
     .optional()
     .meta({ description: 'listings only: ETH (default; matchAskWithTakerBidUsingETHAndWETH, the price sent as value) or WETH (matchAskWithTakerBid)' }),
+});
+
+/** GET /tokens (looksrare-v1-facts.md "Events and tokens routes"). */
+export const TokensQuery = z.object({
+  collection: address('the collection', DEMO_COLLECTION),
+  tokenId: uint256('the token id', TOKEN_EXAMPLE.tokenId),
 });
 
 /** GET /api/v1/events (looksrare-v1-facts.md "Events and tokens routes"): newest first. */

@@ -168,6 +168,23 @@ export const FulfillmentResponse = z
   })
   .meta({ id: 'Fulfillment' });
 
+export const TokenResponse = z
+  .strictObject({
+    collectionAddress: address,
+    tokenId: uint,
+    name: z.string().nullable().meta({ description: 'not indexed: null' }),
+    image: z.string().nullable().meta({ description: 'not indexed: null' }),
+    attributes: z.array(z.strictObject({ traitType: z.string(), value: z.string() })).nullable().meta({ description: 'not indexed: null' }),
+    owners: z.array(z.strictObject({ owner: address, balance: uint })).meta({ description: 'holders with a positive balance, largest first (ERC-1155: several)' }),
+    bestAsk: OrderResponse.nullable().meta({ description: 'the cheapest live fixed-price listing of the token' }),
+    bestBid: OrderResponse.nullable().meta({ description: 'the highest live offer that can fill it: its token offers and the collection offers' }),
+    lastSale: z
+      .strictObject({ price: uint, amount: uint, currencyAddress: address, buyer: address, seller: address, txHash: hash, timestamp: unixTime })
+      .nullable(),
+    listedAt: unixTime.nullable().meta({ description: 'when bestAsk went live: the later of its submission and its startTime' }),
+  })
+  .meta({ id: 'Token' });
+
 export const FieldProblemResponse = z.strictObject({ field: z.string(), code: z.string(), message: z.string() }).meta({ id: 'FieldProblem' });
 
 export const okEnvelope = <T extends z.ZodType>(data: T) => z.strictObject({ success: z.literal(true), message: z.null(), data });

@@ -6,6 +6,7 @@ import { getIndexerStatus } from './handlers/indexer-status.js';
 import { listOrders } from './handlers/orders.js';
 import { getCollection, getCollectionStats, getListingRewards, getNonce } from './handlers/reads.js';
 import { createOrder, validateOrder } from './handlers/submit-order.js';
+import { getToken } from './handlers/tokens.js';
 import type { Query } from './query-string.js';
 
 export type RestHandler = (query: Query, ctx: Context, request: Request) => Promise<Response>;
@@ -23,5 +24,6 @@ export const ROUTES: Record<string, { GET?: RestReadHandler; POST?: RestHandler 
   '/collections/stats': { GET: getCollectionStats },
   '/collections/listing-rewards': { GET: getListingRewards },
   '/events': { GET: listEvents },
+  '/tokens': { GET: getToken },
   '/indexer/status': { GET: getIndexerStatus },
 };

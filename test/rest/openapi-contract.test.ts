@@ -118,10 +118,12 @@ describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
         expect((await get(url)).status, url).toBe(503);
       } else if (method === 'get') {
         expect((await get(url)).status, url).toBe(Number(success));
-        // each parameter's example on its own
+        // each optional parameter's example on its own, beside the required ones
+        const required = exampleQuery(path);
         for (const p of params.filter((x) => x.example !== undefined)) {
           const one = Array.isArray(p.example) ? p.example.map((v) => `${p.name}=${v}`).join('&') : `${p.name}=${p.example}`;
-          expect((await get(`${path}?${one}`)).status).toBe(Number(success));
+          const q = (p as { required?: boolean }).required ? required : [required, one].filter(Boolean).join('&');
+          expect((await get(`${path}?${q}`)).status, `${path}?${q}`).toBe(Number(success));
         }
       } else if (path.endsWith('/validate')) {
         const res = await post(url, example);
@@ -193,6 +195,32 @@ describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
       for (const a of addresses) expect((await get(`${route}?address=${a}`)).status).toBe(200);
       expect((await get(`${route}?address=${addresses[0]!.toLowerCase()}`)).status).toBe(200);
       for (const q of ['', '?address=', '?address=0x12345', '?address=hello', `?address[]=${addresses[0]}`]) expect((await get(`${route}${q}`)).status, `${route}${q}`).toBe(400);
+    }
+  });
+
+  it('GET /tokens: listed, unlisted, ERC-1155 and unknown tokens; missing and malformed parameters', async () => {
+    const route = '/api/v1/tokens';
+    const listed = ((await get(`/api/v1/orders?isOrderAsk=true&status[]=VALID&pagination[first]=150`)).body.data as any[]).filter(
+      (o) => net().strategies.standardSale.includes(o.strategy) && o.startTime <= nowSeconds(),
+    );
+    const erc1155 = DEMO_COLLECTIONS.findIndex((c) => c.type === 'ERC1155');
+    const ok = [
+      ...listed.slice(0, 5).map((o) => `${route}?collection=${o.collectionAddress}&tokenId=${o.tokenId}`),
+      `${route}?collection=${demoCollectionAddress(0).toLowerCase()}&tokenId=1`,
+      `${route}?collection=${demoCollectionAddress(erc1155)}&tokenId=2`,
+      `${route}?collection=${demoCollectionAddress(0)}&tokenId=${(1n << 256n) - 1n}`,
+      `${route}?collection=0x${'99'.repeat(20)}&tokenId=1`,
+    ];
+    for (const url of ok) expect((await get(url)).status, url).toBe(200);
+    const some = (await get(ok[0]!)).body.data;
+    expect(some.bestAsk.isOrderAsk).toBe(true);
+    expect((await get(`${route}?collection=0x${'99'.repeat(20)}&tokenId=1`)).body.data).toBeNull();
+    const bad = ['', '?collection=', `?collection=${demoCollectionAddress(0)}`, '?tokenId=1', `?collection=0x12&tokenId=1`, `?collection=${demoCollectionAddress(0)}&tokenId=-1`,
+      `?collection=${demoCollectionAddress(0)}&tokenId=${1n << 256n}`, `?collection=${demoCollectionAddress(0)}&tokenId=1.5`, `?collection[]=${demoCollectionAddress(0)}&tokenId=1`, `?collection=${demoCollectionAddress(0)}&tokenId[a]=1`];
+    for (const q of bad) {
+      const res = await get(`${route}${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.errors.length, q).toBeGreaterThan(0);
     }
   });
 

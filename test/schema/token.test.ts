@@ -186,6 +186,38 @@ describe(`Token (${backendName})`, () => {
   });
 });
 
+describe(`GET /api/v1/tokens (${backendName})`, () => {
+  it('answers the token in the v1 envelope, its orders in the v1 order shape; null for an unknown token', async () => {
+    const res = await app.rest(`/api/v1/tokens?collection=${C721.toLowerCase()}&tokenId=1`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, message: null });
+    const t = res.body.data;
+    expect(Object.keys(t)).toEqual(['collectionAddress', 'tokenId', 'name', 'image', 'attributes', 'owners', 'bestAsk', 'bestBid', 'lastSale', 'listedAt']);
+    expect(t).toMatchObject({ collectionAddress: C721, tokenId: '1', owners: [{ owner: W[0], balance: '1' }], listedAt: nowSec - 500 });
+    expect(t.bestAsk).toMatchObject({ hash: hashes.a2, isOrderAsk: true, status: 'VALID', tokenId: '1', params: '' });
+    expect(t.bestBid).toMatchObject({ hash: hashes.b3, tokenId: null, isOrderAsk: false });
+    expect(t.lastSale).toMatchObject({ price: (20n * E).toString(), timestamp: nowSec - 3600 });
+    expect((await app.rest(`/api/v1/tokens?collection=${C721}&tokenId=5`)).body).toEqual({ success: true, message: null, data: null });
+  });
+
+  it('answers 400 with every problem for missing or malformed parameters', async () => {
+    const cases: [string, string[]][] = [
+      ['', ['REQUIRED', 'REQUIRED']],
+      [`?collection=${C721}`, ['REQUIRED']],
+      ['?collection=0x12&tokenId=1', ['INVALID_ADDRESS']],
+      [`?collection=${C721}&tokenId=-1`, ['INVALID_UINT256']],
+      [`?collection=${C721}&tokenId=${1n << 256n}`, ['INVALID_UINT256']],
+      [`?collection[]=${C721}&tokenId=1`, ['REQUIRED']],
+    ];
+    for (const [q, codes] of cases) {
+      const res = await app.rest(`/api/v1/tokens${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.success).toBe(false);
+      expect(res.body.errors.map((e: { code: string }) => e.code), q).toEqual(codes);
+    }
+  });
+});
+
 describe(`tokens (${backendName})`, () => {
   const ids = (data: any) => data.tokens.edges.map((e: any) => e.node.tokenId);
   const page = (args: string) => both(`{ tokens(collection: "${C721}"${args}) { totalCount edges { cursor node { tokenId bestAsk { price } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`);

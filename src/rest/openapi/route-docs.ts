@@ -3,7 +3,7 @@
 // Keyed like ROUTES in ../routes.ts; test/rest/openapi.test.ts fails when the two tables differ.
 // The order examples are a parameter: the served document signs a fresh one (order-examples.ts).
 import * as z from 'zod';
-import { AddressQuery, EmptyQuery, FulfillmentQuery, OrdersQuery } from '../request-schemas.js';
+import { AddressQuery, EmptyQuery, FulfillmentQuery, OrdersQuery, TokensQuery } from '../request-schemas.js';
 import {
   CollectionResponse,
   CollectionStatsResponse,
@@ -12,12 +12,14 @@ import {
   ListingRewardResponse,
   MakerOrderBody,
   OrderResponse,
+  TokenResponse,
   ValidateOrderResponse,
 } from '../response-schemas.js';
 import { EVENTS_ROUTE_DOC } from './events-doc.js';
 import examples from './examples.json' with { type: 'json' };
 import { FULFILLMENT_EXAMPLE } from './fulfillment-example.js';
 import { TEMPLATE_ORDER_EXAMPLES, type OrderExamples } from './order-examples.js';
+import { TOKEN_EXAMPLE } from './token-example.js';
 
 export interface RouteDoc {
   summary: string;
@@ -126,6 +128,18 @@ export function routeDocs(orderExamples: OrderExamples): RouteDocs {
         query: EmptyQuery,
         response: { status: 200, data: z.array(ListingRewardResponse).nullable(), example: examples.listingRewards },
         failures: [],
+      },
+    },
+    '/tokens': {
+      GET: {
+        summary: 'One token: holders, best live ask and bid, last sale',
+        description:
+          '`data` is null when the index knows no such token (never held, named by no order). The best ask is the cheapest live fixed-price listing; ' +
+          'the best bid the highest live offer that can fill the token, its token offers or the collection offers. Name, image and attributes are not indexed: null.',
+        tag: 'Collections',
+        query: TokensQuery,
+        response: { status: 200, data: TokenResponse.nullable(), example: TOKEN_EXAMPLE.response },
+        failures: [400],
       },
     },
     '/events': { GET: EVENTS_ROUTE_DOC },

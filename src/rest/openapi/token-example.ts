@@ -1,0 +1,55 @@
+// The example answer of GET /tokens: the demo marketplace's token 94 of its first collection
+// (`npm start` seeds the same), listed, with a collection offer as its best bid and a last sale.
+const order = (o: Record<string, unknown>) => ({ collectionAddress: '0xC9573CD9E8D6601AF3EcA06CEC3d7d4378fBAE56', currencyAddress: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', amount: '1', minPercentageToAsk: 9700, params: '', status: 'VALID', ...o });
+
+export const TOKEN_EXAMPLE = {
+  tokenId: '94',
+  response: {
+    collectionAddress: '0xC9573CD9E8D6601AF3EcA06CEC3d7d4378fBAE56',
+    tokenId: '94',
+    name: null,
+    image: null,
+    attributes: null,
+    owners: [{ owner: '0xf389f15c36ae952e1Db27E4bD12A50fe9C6A3c2A', balance: '1' }],
+    bestAsk: order({
+      hash: '0x9f3986319175531f0dd94aa91b6228ae22f364122932201a4334df0533a3b82f',
+      tokenId: '94',
+      isOrderAsk: true,
+      signer: '0xf389f15c36ae952e1Db27E4bD12A50fe9C6A3c2A',
+      strategy: '0x579af6FD30BF83a5Ac0D636bc619f98DBdeb930c',
+      price: '944000000000000000',
+      nonce: '12',
+      startTime: 1776477117,
+      endTime: 1781524800,
+      signature: '0x7a4809c8b106b3017c548b5b7a4f6e57045707fc5f9090fe6faf84ec4e98a2767b6667c41894abe76e20ddbbaf47db2f2ecdeb7d187deb3277913f51089c1dac1c',
+      r: '0x7a4809c8b106b3017c548b5b7a4f6e57045707fc5f9090fe6faf84ec4e98a276',
+      s: '0x7b6667c41894abe76e20ddbbaf47db2f2ecdeb7d187deb3277913f51089c1dac',
+      v: 28,
+    }),
+    bestBid: order({
+      hash: '0xed11f60d395f9a0b6d01e763f75692f797b17da91fa080d282a2be9c563ab173',
+      tokenId: null,
+      isOrderAsk: false,
+      signer: '0xA6A83b69F408232c3d42FCA8C431054fE71736CF',
+      strategy: '0x09F93623019049c76209C26517AcC2aF9d49c69b',
+      price: '712000000000000000',
+      nonce: '26',
+      startTime: 1778676606,
+      endTime: 1781784000,
+      signature: '0xd045949b5afbfdd626caf85ff224767f52b7c2c710c424293e7efc19126577b06275bc3ccf138915b38a3f86b44617668b9c02103b0e6e05f64a60b70acf0b991b',
+      r: '0xd045949b5afbfdd626caf85ff224767f52b7c2c710c424293e7efc19126577b0',
+      s: '0x6275bc3ccf138915b38a3f86b44617668b9c02103b0e6e05f64a60b70acf0b99',
+      v: 27,
+    }),
+    lastSale: {
+      price: '840000000000000000',
+      amount: '1',
+      currencyAddress: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
+      buyer: '0xd34b3ffc32E93905b67B666dCcBfA811AADaeEf2',
+      seller: '0x596250058BA0Ac6856fE49dfE6BEcBEF41Dcb49B',
+      txHash: '0x43a21275456807a3e24bf927f44f25b328e74099056b770ebc1ba5c2cb40233c',
+      timestamp: 1780157587,
+    },
+    listedAt: 1776477117,
+  },
+};
