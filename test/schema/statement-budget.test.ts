@@ -130,6 +130,11 @@ describe(`SQL statement budget (${backendName})`, () => {
           bids: orders(first: 5, sort: PRICE_DESC, filter: { isOrderAsk: false }) { edges { node { hash } } } }
         order(hash: "${hash}") { hash params collection { orders(first: 2) { edges { cursor } } } }
         orders(last: 3) { edges { node { hash } } } }`,
+      // a token page and the depth chart beside it
+      `query($c: Address!) { tokens(collection: $c, first: 20, filter: { listed: true }) { totalCount edges { cursor node { tokenId listedAt owners { owner }
+            bestAsk { price } bestBid { price tokenId } lastSale { price } depth(side: BID, first: 3) { levelCount levels { price } } } } pageInfo { endCursor } }
+        token(collection: $c, tokenId: "1") { bestAsk { hash collection { name } } }
+        collection(address: $c) { asks: depth(side: ASK) { levelCount totalAmount levels { price orderCount cumulativeAmount } } bids: depth(side: BID) { levels { price } } } }`,
     ];
     for (const d of documents) {
       const { statements } = await statementsOf(d, { c: fixtureCollections[0] });
