@@ -74,13 +74,17 @@ export class QueryPlan {
   constructor(
     readonly schema: GraphQLSchema,
     readonly scope: SelectionScope,
-    private readonly nowSeconds: bigint,
+    /** the request's clock, read once (statsFor's and the resolvers' now) */
+    private readonly now: Date,
     strategies: Pick<Network['strategies'], 'standardSale' | 'collectionOffer'> = { standardSale: [], collectionOffer: [] },
   ) {
     this.book = bookParams((v, cast) => this.params.add(v, cast), this.nowSql, strategies);
   }
 
-  readonly nowSql = (): string => (this.nowParam ??= this.params.add(this.nowSeconds.toString(), '::bigint'));
+  readonly nowSql = (): string => (this.nowParam ??= this.params.add(Math.floor(this.now.getTime() / 1000).toString(), '::bigint'));
+  private atParam: string | undefined;
+  /** the request's clock as a timestamptz, to the millisecond (the stats' window edges) */
+  readonly atSql = (): string => (this.atParam ??= this.params.add(this.now.toISOString(), '::timestamptz'));
   /** the clock and the network's strategy lists, for the book's SQL (src/services/token-sql.ts) */
   readonly book: BookParams;
 
@@ -233,7 +237,7 @@ export class QueryPlan {
    */
   private orderPage(q: OrderQuery, pin?: (o: string) => string): Page {
     const o = this.alias('o');
-    const where = filterSql(q.filter, this.nowSeconds, this.params, o);
+    const where = filterSql(q.filter, BigInt(Math.floor(this.now.getTime() / 1000)), this.params, o);
     if (pin) where.push(pin(o));
     const counted = [...where];
     if (q.cursor) where.push(keysetSql(q.sort, 'after', q.cursor, this.params, o));

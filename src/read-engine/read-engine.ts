@@ -22,7 +22,7 @@ import type { Context } from '../context.js';
 import { createPreparedNames } from '../db/prepared-names.js';
 import type { OrderQuery } from '../domain/order-query.js';
 import { schema } from '../schema/index.js';
-import { nowSeconds, readDb } from '../services/deps.js';
+import { readDb } from '../services/deps.js';
 import { UNRENDERABLE } from './json-sql.js';
 import { IslandFailed, resolveIslands } from './islands.js';
 import { isRootPlanned, QueryPlan } from './plan-query.js';
@@ -128,7 +128,7 @@ async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | 
   if (variables.errors || !withinLimits(plan, args, ctx)) return null;
 
   const deps = ctx.services.deps;
-  const query = new QueryPlan(args.schema, { fragments: plan.fragments, variables: variables.coerced }, nowSeconds(deps), deps.network.strategies);
+  const query = new QueryPlan(args.schema, { fragments: plan.fragments, variables: variables.coerced }, deps.now(), deps.network.strategies);
   // planned in selection order (aliases and parameters number the same way for the same request)
   const columns: { key: string; sql: string }[] = [];
   for (const [key, nodes] of plan.roots) {
@@ -199,7 +199,7 @@ function jsonResult(text: string): ExecutionResult {
 export async function renderOrderList(ctx: Context, q: OrderQuery, node: { nodes: readonly FieldNode[]; fragments: Record<string, FragmentDefinitionNode> }): Promise<string | null> {
   const deps = ctx.services.deps;
   if (!deps.config.readEngine) return null;
-  const plan = new QueryPlan(schema, { fragments: node.fragments, variables: {} }, nowSeconds(deps), deps.network.strategies);
+  const plan = new QueryPlan(schema, { fragments: node.fragments, variables: {} }, deps.now(), deps.network.strategies);
   const sql = plan.orderList(node.nodes, q);
   const statement = `SELECT ${sql} AS r0`;
   const [row] = await ctx.sql.query<{ r0: string | null }>(statement, plan.params.values, preparedName(statement)).catch(() => [null]);

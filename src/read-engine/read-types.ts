@@ -8,6 +8,7 @@ import { CHAIN_FINAL_STATUSES } from '../domain/order-status.js';
 import type { FieldNode } from 'graphql';
 import type { CollectionColumn, OrderColumn } from '../services/order-page-sql.js';
 import type { QueryPlan } from './plan-query.js';
+import { planCollectionStats } from './stats-reads.js';
 import { COLLECTION_DEPTH, TOKEN_TYPE } from './token-reads.js';
 import { jsonBoolean, jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
 
@@ -120,7 +121,8 @@ export const COLLECTION_TYPE: ReadType<CollectionColumn> = {
     listedCount: leaf(['address'], (t, now) =>
       `(SELECT count(DISTINCT l.token_id) FROM orders l WHERE l.collection_address = ${t}.address AND l.is_order_ask ` +
       `AND l.status = 'VALID' AND l.start_time <= ${now()} AND l.end_time >= ${now()})::text`),
-    stats: { kind: 'resolver', columns: ['address'], reason: 'window statistics over the hourly and daily rollups, floor history and supply (src/services/stats.ts), batched per request' },
+    // only the selected statistics, from the rollups at the edges they need (./stats-reads.ts)
+    stats: { kind: 'planned', columns: ['address'], plan: (p, nodes, _args, t) => planCollectionStats(p, nodes, t) },
     series: { kind: 'resolver', columns: ['address'], reason: 'intervals filled from the rollups and the floor history (src/services/sale-history.ts)' },
     depth: COLLECTION_DEPTH,
   },

@@ -1,0 +1,129 @@
+// Collection.stats rendered in SQL, only what the selection asks for (statsFor in
+// src/services/stats.ts is the reference; the engine's random test compares the two byte for
+// byte). A window's sums are P(hi) - P(lo), where P(t), the sales at or before t, is
+//   daily buckets of the days before day(t) + hourly buckets [day(t), hour(t)) + raw sales [hour(t), t]
+// (stats.ts explains why that is exact); each P the selection needs is read once, by three index
+// range scans, and only at the edges the selected fields use (a card asking for volume24h reads
+// P(now) and P(now - 24h), not the twelve edges of every window). Amounts stay NUMERIC; averages
+// and percentages round half away from zero in integer arithmetic, as src/domain/stats-math.ts.
+import type { FieldNode } from 'graphql';
+import { FLOOR_CHANGE_WINDOWS, STATS_WINDOWS } from '../domain/stats-math.js';
+import { jsonEther, jsonGlobalId, jsonNullableString, jsonObjectSql, jsonString } from './json-sql.js';
+import type { QueryPlan } from './plan-query.js';
+import { collectFields, subSelections } from './selection.js';
+
+/** divRound (stats-math.ts) of two NUMERIC integers, the denominator > 0: half away from zero. */
+const divRound = (n: string, d: string) => `(CASE WHEN ${n} < 0 THEN -div(-(${n}) * 2 + ${d}, 2 * ${d}) ELSE div((${n}) * 2 + ${d}, 2 * ${d}) END)`;
+
+/** percentChange (stats-math.ts): "12.50", "0.00" with no baseline and no change, else null without one. */
+function percentChange(current: string, previous: string): string {
+  const h = divRound(`(${current} - ${previous}) * 10000`, previous);
+  const formatted = `(CASE WHEN ${h} < 0 THEN '-' ELSE '' END || div(abs(${h}), 100)::text || '.' || lpad(mod(abs(${h}), 100)::text, 2, '0'))`;
+  return `CASE WHEN ${previous} = 0 THEN CASE WHEN ${current} = 0 THEN '"0.00"' ELSE 'null' END ELSE to_json(${formatted})::text END`;
+}
+
+const etherOrNull = (sql: string) => `CASE WHEN ${sql} IS NULL THEN 'null' ELSE ${jsonEther(sql)} END`;
+
+/**
+ * The stats object of the collection row `t`, as JSON text. `at` is the request's clock as a
+ * timestamptz (milliseconds, as statsFor's), `now` the same in whole seconds.
+ */
+export function planCollectionStats(p: QueryPlan, nodes: readonly FieldNode[], t: string): string {
+  const a = `${t}.address`;
+  // the clock parameter only when used: an unused parameter has no type PostgreSQL can infer
+  const at = () => p.atSql();
+  // the prefix sums the fields need, by edge (seconds before now), each computed once below
+  const edges = new Map<number, string>();
+  const prefix = (secondsBack: number) => {
+    let name = edges.get(secondsBack);
+    if (!name) edges.set(secondsBack, (name = `p${edges.size}`));
+    return { v: `x.${name}v`, c: `x.${name}c` };
+  };
+  const needs = { floor: false, supply: false, owners: false, floorAt: new Map<number, string>() };
+  const floor = () => ((needs.floor = true), 'x.floor');
+  const supply = () => ((needs.supply = true), `COALESCE(x.supply, 0)`);
+  const floorAt = (seconds: number) => {
+    const name = `x.floor${seconds}`;
+    needs.floorAt.set(seconds, name);
+    return name;
+  };
+
+  const windows = new Map<string, (f: string) => string>();
+  for (const w of STATS_WINDOWS) {
+    const cur = () => {
+      const now = prefix(0);
+      const lo = prefix(w.seconds);
+      return { v: `(${now.v} - ${lo.v})`, c: `(${now.c} - ${lo.c})` };
+    };
+    windows.set(`volume${w.label}`, () => jsonString(`${cur().v}::text`));
+    windows.set(`volume${w.label}Eth`, () => jsonEther(cur().v));
+    windows.set(`count${w.label}`, () => jsonString(`${cur().c}::text`));
+    windows.set(`average${w.label}`, () => jsonString(average(cur())));
+    windows.set(`average${w.label}Eth`, () => jsonEther(average(cur())));
+    windows.set(`change${w.label}`, () => {
+      const lo = prefix(w.seconds);
+      const lo2 = prefix(2 * w.seconds);
+      return percentChange(cur().v, `(${lo.v} - ${lo2.v})`);
+    });
+  }
+  const all = () => prefix(0);
+  const fields: Record<string, () => string> = {
+    address: () => jsonString(a),
+    id: () => jsonGlobalId('CollectionStats', a),
+    countOwners: () => ((needs.owners = true), jsonString(`COALESCE(x.owners, 0)::text`)),
+    totalSupply: () => jsonString(`${supply()}::text`),
+    floorPrice: () => jsonNullableString(`${floor()}::text`),
+    floorPriceEth: () => etherOrNull(floor()),
+    marketCap: () => jsonNullableString(`(${floor()} * ${supply()})::text`),
+    marketCapEth: () => etherOrNull(`(${floor()} * ${supply()})`),
+    volumeAll: () => jsonString(`${all().v}::text`),
+    volumeAllEth: () => jsonEther(all().v),
+    countAll: () => jsonString(`${all().c}::text`),
+    averageAll: () => jsonString(average(all())),
+    averageAllEth: () => jsonEther(average(all())),
+    ...Object.fromEntries(FLOOR_CHANGE_WINDOWS.map((w) => [`floorChange${w.label}`, () => `CASE WHEN ${floor()} IS NULL OR ${floorAt(w.seconds)} IS NULL THEN 'null' ELSE ${percentChange(floor(), floorAt(w.seconds))} END`])),
+    ...Object.fromEntries(windows),
+  };
+
+  const parts: { key: string; sql: string }[] = [];
+  for (const [key, fieldNodes] of collectFields(subSelections(nodes), 'CollectionStats', p.scope)) {
+    const name = fieldNodes[0]!.name.value;
+    if (name === '__typename') parts.push({ key, sql: `'"CollectionStats"'` });
+    else if (fields[name]) parts.push({ key, sql: fields[name]!() });
+    else p.unrenderable(`CollectionStats.${name}`);
+  }
+
+  // the values once per collection row: each prefix by its three range scans
+  const columns: string[] = [];
+  for (const [secondsBack, name] of edges) {
+    const edge = secondsBack ? `(${at()} - make_interval(secs => ${secondsBack}))` : at();
+    const day0 = `date_trunc('day', ${edge}, 'UTC')`;
+    const hour0 = `date_trunc('hour', ${edge}, 'UTC')`;
+    const sum = (days: string, hours: string, raw: string) =>
+      `(COALESCE((SELECT SUM(${days}) FROM sale_day_buckets d WHERE d.collection_address = ${a} AND d.day_start < ${day0}), 0)` +
+      ` + COALESCE((SELECT SUM(${hours}) FROM sale_buckets h WHERE h.collection_address = ${a} AND h.bucket_start >= ${day0} AND h.bucket_start < ${hour0}), 0)` +
+      ` + COALESCE((SELECT ${raw} FROM sales s WHERE s.collection_address = ${a} AND s.timestamp >= ${hour0} AND s.timestamp <= ${edge}), 0))`;
+    columns.push(`${sum('d.volume', 'h.volume', 'SUM(s.price)')} AS ${name}v`, `${sum('d.count', 'h.count', 'COUNT(*)')} AS ${name}c`);
+  }
+  if (needs.floor) {
+    const b = p.book;
+    columns.push(
+      `(SELECT MIN(o.price) FROM orders o WHERE o.collection_address = ${a} AND o.is_order_ask AND o.status = 'VALID'` +
+        ` AND o.end_time >= ${b.now()} AND o.start_time <= ${b.now()} AND o.strategy = ANY(${b.standardSale()})) AS floor`,
+    );
+  }
+  if (needs.supply) columns.push(`(SELECT cs.total_supply FROM collection_supply cs WHERE cs.collection_address = ${a}) AS supply`);
+  if (needs.owners) columns.push(`(SELECT cs.count_owners FROM collection_supply cs WHERE cs.collection_address = ${a}) AS owners`);
+  for (const [seconds, name] of needs.floorAt) {
+    columns.push(
+      `(SELECT f.floor_price FROM floor_history f WHERE f.collection_address = ${a} AND f.at <= ${at()} - make_interval(secs => ${seconds})` +
+        ` ORDER BY f.at DESC, f.id DESC LIMIT 1) AS ${name.slice(2)}`,
+    );
+  }
+  const json = jsonObjectSql(parts);
+  return columns.length ? `(SELECT ${json} FROM (SELECT ${columns.join(', ')}) x)` : json;
+}
+
+function average(s: { v: string; c: string }): string {
+  return `(CASE WHEN ${s.c} = 0 THEN '0' ELSE ${divRound(s.v, s.c)}::text END)`;
+}
