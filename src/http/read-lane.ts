@@ -27,7 +27,7 @@ import { answerWithEngine, plansSomeRoot } from '../read-engine/read-engine.js';
 import type { Services } from '../services/index.js';
 import { logAccess, REQUEST_ID_HEADER } from './access-log-plugin.js';
 import { parseQueryString } from '../rest/query-string.js';
-import { API_PREFIX, ROUTES } from '../rest/routes.js';
+import { API_PREFIX, routeFor } from '../rest/routes.js';
 import type { Metrics } from './metrics.js';
 import { noteRateDecision, rateDecisionTaken, rateLimitClient, type RateLimiter } from './rate-limit.js';
 import { runRestHandler } from './routes-plugin.js';
@@ -185,7 +185,7 @@ export function createReadLane(opts: ReadLaneOptions): NodeHandler {
   /** A REST read (GET of a route that has one): its handler, as the routes plugin runs it. */
   async function serveRestRead(req: IncomingMessage, res: ServerResponse, path: string, search: string): Promise<void> {
     const started = performance.now();
-    const handler = ROUTES[path.slice(API_PREFIX.length).replace(/\/+$/, '')]?.GET;
+    const handler = routeFor(path)?.GET;
     if (!handler) return opts.yoga(req, res);
     const id = requestIdFrom(header(req, REQUEST_ID_HEADER));
     req.headers[REQUEST_ID_HEADER] = id;

@@ -11,7 +11,7 @@ import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import { serviceUnavailable } from '../graphql-errors.js';
 import { RestFailure } from '../rest/execute.js';
 import { parseQueryString } from '../rest/query-string.js';
-import { API_PREFIX, ROUTES } from '../rest/routes.js';
+import { API_PREFIX, routeFor } from '../rest/routes.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import type { Metrics } from './metrics.js';
@@ -48,8 +48,7 @@ export function useHttpRoutes(opts: Options): Plugin {
   const { services, logger, metrics } = opts;
 
   async function serveRest(request: Request, url: URL): Promise<Response> {
-    const path = url.pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/';
-    const route = ROUTES[path];
+    const route = routeFor(url.pathname);
     if (!route) return fail(404, `No route ${request.method} ${url.pathname}`);
     if (request.method === 'OPTIONS') {
       return new Response(null, { status: 204, headers: { Allow: ['OPTIONS', ...Object.keys(route)].join(', ') } });
@@ -111,7 +110,7 @@ export function useHttpRoutes(opts: Options): Plugin {
       if (isRest) {
         const response = await serveRest(request, url);
         for (const [k, v] of Object.entries(rateHeaders)) response.headers.set(k, v);
-        return done(response, ROUTES[path.slice(API_PREFIX.length).replace(/\/+$/, '')] ? path : 'unknown');
+        return done(response, routeFor(path) ? path : 'unknown');
       }
     },
   };

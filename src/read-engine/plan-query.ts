@@ -81,7 +81,10 @@ export class QueryPlan {
     this.book = bookParams((v, cast) => this.params.add(v, cast), this.nowSql, strategies);
   }
 
-  readonly nowSql = (): string => (this.nowParam ??= this.params.add(Math.floor(this.now.getTime() / 1000).toString(), '::bigint'));
+  private get nowSeconds(): bigint {
+    return BigInt(Math.floor(this.now.getTime() / 1000));
+  }
+  readonly nowSql = (): string => (this.nowParam ??= this.params.add(this.nowSeconds.toString(), '::bigint'));
   private atParam: string | undefined;
   /** the request's clock as a timestamptz, to the millisecond (the stats' window edges) */
   readonly atSql = (): string => (this.atParam ??= this.params.add(this.now.toISOString(), '::timestamptz'));
@@ -237,7 +240,7 @@ export class QueryPlan {
    */
   private orderPage(q: OrderQuery, pin?: (o: string) => string): Page {
     const o = this.alias('o');
-    const where = filterSql(q.filter, BigInt(Math.floor(this.now.getTime() / 1000)), this.params, o);
+    const where = filterSql(q.filter, this.nowSeconds, this.params, o);
     if (pin) where.push(pin(o));
     const counted = [...where];
     if (q.cursor) where.push(keysetSql(q.sort, 'after', q.cursor, this.params, o));

@@ -44,6 +44,14 @@ export const OrderStatusParam = z.enum(ORDER_STATUSES, {
 });
 
 /** GET /api/v1/orders (looksrare-v1-facts.md "Query parameters real clients sent"). */
+/** `pagination[first]`: 1..150 as the v1 routes take it, default 20. */
+const pageSize = (example: string) =>
+  z
+    .string({ error: PAGE_MESSAGE })
+    .regex(/^(?:[1-9]\d?|1[0-4]\d|150)$/, { error: PAGE_MESSAGE })
+    .optional()
+    .meta({ description: `page size, 1..${MAX_PAGE_SIZE}, default 20`, example });
+
 export const OrdersQuery = z.object({
   hash: orderHash.optional().meta({ description: 'one order by its hash: a cheap way to poll one order' }),
   isOrderAsk: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).optional().meta({ description: '`true`: listings (asks); `false`: offers (bids)', example: 'true' }),
@@ -63,11 +71,7 @@ export const OrdersQuery = z.object({
   sort: z.enum(ORDER_SORTS, { error: `expected one of ${ORDER_SORTS.join(', ')}` }).optional().meta({ description: 'default NEWEST; ties break on creation order', example: 'PRICE_ASC' }),
   pagination: z
     .object({
-      first: z
-        .string({ error: PAGE_MESSAGE })
-        .regex(/^(?:[1-9]\d?|1[0-4]\d|150)$/, { error: PAGE_MESSAGE })
-        .optional()
-        .meta({ description: `page size, 1..${MAX_PAGE_SIZE}, default 20`, example: '5' }),
+      first: pageSize('5'),
       cursor: orderHash.optional().meta({ description: 'the hash of the last order of the previous page' }),
     })
     .optional()
@@ -111,11 +115,7 @@ export const EventsQuery = z.object({
   to: address('the receiver: the buyer of a sale, the receiver of a transfer or mint').optional(),
   pagination: z
     .object({
-      first: z
-        .string({ error: PAGE_MESSAGE })
-        .regex(/^(?:[1-9]\d?|1[0-4]\d|150)$/, { error: PAGE_MESSAGE })
-        .optional()
-        .meta({ description: `page size, 1..${MAX_PAGE_SIZE}, default 20`, example: '25' }),
+      first: pageSize('25'),
       cursor: z
         .string({ error: 'must be an event id' })
         .regex(/^(0|[1-9]\d{0,15})$/, { error: 'must be an event id' })

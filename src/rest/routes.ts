@@ -27,3 +27,8 @@ export const ROUTES: Record<string, { GET?: RestReadHandler; POST?: RestHandler 
   '/tokens': { GET: getToken },
   '/indexer/status': { GET: getIndexerStatus },
 };
+
+/** The route of a request path under API_PREFIX (a trailing slash ignored), if there is one. */
+export function routeFor(pathname: string): (typeof ROUTES)[string] | undefined {
+  return ROUTES[pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/'];
+}

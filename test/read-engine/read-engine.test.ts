@@ -14,6 +14,7 @@ import { schema } from '../../src/schema/index.js';
 import { fixtureCollections, insertOrderBook } from '../fixtures/order-book.js';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
+import { answerVia } from '../helpers/engine-answer.js';
 
 const NOW = Math.floor(FIXED_NOW.getTime() / 1000);
 let app: TestApp;
@@ -55,21 +56,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-async function answer(query: string, variables: Record<string, unknown>, readEngine: boolean) {
-  app.services.deps.config.readEngine = readEngine;
-  const log = app.testDb.statements;
-  log.length = 0;
-  try {
-    const res = await app.yoga.fetch('http://test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query, variables }),
-    });
-    return { text: `${res.status} ${await res.text()}`, statements: [...log] };
-  } finally {
-    app.services.deps.config.readEngine = true;
-  }
-}
+const answer = (query: string, variables: Record<string, unknown>, readEngine: boolean) => answerVia(app, query, variables, readEngine);
 
 describe(`read types declared once (${backendName})`, () => {
   it('declares every field of every read type: SQL, or resolver-only with a reason', () => {

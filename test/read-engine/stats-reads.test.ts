@@ -10,6 +10,7 @@ import { prng } from '../../src/db/prng.js';
 import { schema } from '../../src/schema/index.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
+import { answerVia } from '../helpers/engine-answer.js';
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -81,19 +82,8 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 async function answer(query: string, variables: Record<string, unknown>, readEngine: boolean) {
-  app.services.deps.config.readEngine = readEngine;
-  const log = app.testDb.statements;
-  log.length = 0;
-  try {
-    const res = await app.yoga.fetch('http://test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query, variables }),
-    });
-    return { text: `${res.status} ${await res.text()}`, statements: log.length };
-  } finally {
-    app.services.deps.config.readEngine = true;
-  }
+  const r = await answerVia(app, query, variables, readEngine);
+  return { text: r.text, statements: r.statements.length };
 }
 
 describe(`Collection.stats in SQL (${backendName})`, () => {

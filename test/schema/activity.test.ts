@@ -8,6 +8,7 @@ import { READ_TYPES } from '../../src/read-engine/read-types.js';
 import { fixtureCollections, fixtureWallets, insertOrderBook } from '../fixtures/order-book.js';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
+import { answerVia } from '../helpers/engine-answer.js';
 
 const NOW = Math.floor(FIXED_NOW.getTime() / 1000);
 const [C0, C1] = fixtureCollections as [string, string];
@@ -142,21 +143,7 @@ describe(`Query.activity (${backendName})`, () => {
 
 // ---- the read engine against the resolvers ---------------------------------------------------
 
-async function answer(query: string, readEngine: boolean) {
-  app.services.deps.config.readEngine = readEngine;
-  const statements = app.testDb.statements;
-  statements.length = 0;
-  try {
-    const res = await app.yoga.fetch('http://test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query }),
-    });
-    return { text: `${res.status} ${await res.text()}`, statements: [...statements] };
-  } finally {
-    app.services.deps.config.readEngine = true;
-  }
-}
+const answer = (query: string, readEngine: boolean) => answerVia(app, query, {}, readEngine);
 
 const LEAVES = Object.entries(READ_TYPES.MarketEvent.fields).filter(([, d]) => d.kind === 'leaf').map(([n]) => n);
 const activityDoc = fc

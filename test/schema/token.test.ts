@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
+import { answerVia } from '../helpers/engine-answer.js';
 
 const NOW = new Date('2026-06-01T12:30:00.000Z');
 const nowSec = NOW.getTime() / 1000;
@@ -109,19 +110,8 @@ afterAll(() => app?.close());
 /** The answer from the engine, checked equal to the resolvers' (text and status). */
 async function both(query: string, variables: Record<string, unknown> = {}) {
   const ask = async (engine: boolean) => {
-    app.services.deps.config.readEngine = engine;
-    const log = app.testDb.statements;
-    log.length = 0;
-    try {
-      const res = await app.yoga.fetch('http://test/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
-      return { text: `${res.status} ${await res.text()}`, statements: log.length };
-    } finally {
-      app.services.deps.config.readEngine = true;
-    }
+    const r = await answerVia(app, query, variables, engine);
+    return { text: r.text, statements: r.statements.length };
   };
   const engine = await ask(true);
   const resolvers = await ask(false);
