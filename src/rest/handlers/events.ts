@@ -5,11 +5,11 @@ import { execute, Kind, parse, type DocumentNode } from 'graphql';
 import type { Context } from '../../context.js';
 import { logTypesOfV1, parseActivityArgs, v1TypeOf, type MarketEventType } from '../../domain/activity-query.js';
 import { normalizeAddress } from '../../domain/address.js';
-import type { FieldProblem } from '../../domain/errors.js';
+import { badRequest } from '../../domain/errors.js';
 import { executeWithEngine } from '../../read-engine/read-engine.js';
 import { schema } from '../../schema/index.js';
 import { CollectionFieldsFragment, OrderFieldsFragment } from '../documents.js';
-import { fail, ok } from '../envelope.js';
+import { ok } from '../envelope.js';
 import { runDocument } from '../execute.js';
 import { objectParam, type Query } from '../query-string.js';
 import { cleanQueryValues, EventsQuery, problemsFrom } from '../request-schemas.js';
@@ -50,12 +50,6 @@ const EVENTS_DOCUMENT = {
 /** The activity parser names GraphQL arguments; the client sent v1 parameters. */
 const PARAMETER: Record<string, string> = { first: 'pagination[first]', after: 'pagination[cursor]' };
 
-function invalid(problems: FieldProblem[]): Response {
-  const first = problems[0]!;
-  const message = problems.length === 1 ? `Invalid ${first.field}: ${first.message}` : `Invalid request: ${problems.length} problems`;
-  return fail(400, message, problems);
-}
-
 /**
  * The GraphQL cost limit guards documents clients write. This one is the route's own, and its
  * page is bounded (150 events, each with its collection and order: about 7,500 by the GraphQL
@@ -68,7 +62,7 @@ function withoutCostLimit(ctx: Context): Context {
 
 export async function listEvents(query: Query, ctx: Context): Promise<Response> {
   const checked = EventsQuery.safeParse(cleanQueryValues({ ...query, pagination: objectParam(query, 'pagination') }));
-  if (!checked.success) return invalid(problemsFrom(checked.error));
+  if (!checked.success) throw badRequest(problemsFrom(checked.error));
   const q = checked.data;
   const address = (a: string | undefined) => (a === undefined ? undefined : normalizeAddress(a)!);
   const args = {
@@ -81,7 +75,7 @@ export async function listEvents(query: Query, ctx: Context): Promise<Response> 
     after: q.pagination?.cursor,
   };
   const parsed = parseActivityArgs(args);
-  if (!parsed.ok) return invalid(parsed.problems.map((p) => ({ ...p, field: PARAMETER[p.field] ?? p.field })));
+  if (!parsed.ok) throw badRequest(parsed.problems.map((p) => ({ ...p, field: PARAMETER[p.field] ?? p.field })));
 
   const { first, after, ...filter } = args;
   const variables = { filter, first, after };

@@ -1,10 +1,10 @@
 // GET /api/v1/orders/fulfillment: how a taker fills one live order, in the v1 envelope. Amounts
 // are decimal strings, as everywhere in /api/v1; the shape is GraphQL's `fulfillment`.
+import { badRequest } from '../../domain/errors.js';
 import type { Context } from '../../context.js';
 import type { Transaction } from '../../domain/fulfillment.js';
 import type { Fulfillment } from '../../services/fulfillment.js';
-import { fail, ok } from '../envelope.js';
-import { RestFailure } from '../execute.js';
+import { ok } from '../envelope.js';
 import type { Query } from '../query-string.js';
 import { cleanQueryValues, FulfillmentQuery, problemsFrom } from '../request-schemas.js';
 
@@ -25,10 +25,7 @@ export function fulfillmentToJson(f: Fulfillment) {
 
 export async function getFulfillment(query: Query, ctx: Context): Promise<Response> {
   const checked = FulfillmentQuery.safeParse(cleanQueryValues({ hash: query.hash, taker: query.taker, tokenId: query.tokenId, payWith: query.payWith }));
-  if (!checked.success) {
-    const problems = problemsFrom(checked.error);
-    throw new RestFailure(fail(400, problems.length === 1 ? `Invalid ${problems[0]!.field}: ${problems[0]!.message}` : `Invalid request: ${problems.length} problems`, problems));
-  }
+  if (!checked.success) throw badRequest(problemsFrom(checked.error));
   const q = checked.data;
   const f = await ctx.services.fulfillment.fulfillment({ hash: q.hash, taker: q.taker, tokenId: q.tokenId === undefined ? null : BigInt(q.tokenId), payWith: q.payWith ?? null });
   return ok(fulfillmentToJson(f));

@@ -1,11 +1,11 @@
 // GET /api/v1/orders: v1 query parameters -> the `orders` GraphQL field.
 import type { Context } from '../../context.js';
-import type { FieldProblem } from '../../domain/errors.js';
+import { badRequest } from '../../domain/errors.js';
 import { parseOrderQuery, type OrderQuery } from '../../domain/order-query.js';
 import type { RestOrdersQueryVariables } from '../../gql/graphql.js';
 import { renderOrderList, selectionAt } from '../../read-engine/read-engine.js';
 import { RestOrdersDocument } from '../documents.js';
-import { fail, ok, okJson } from '../envelope.js';
+import { ok, okJson } from '../envelope.js';
 import { runDocument } from '../execute.js';
 import { listParam, objectParam, type Query } from '../query-string.js';
 import { cleanQueryValues, OrdersQuery, problemsFrom } from '../request-schemas.js';
@@ -37,19 +37,13 @@ function toVariables(q: OrderQuery): RestOrdersQueryVariables {
 /** The order fields of the v1 Order (RestOrderFields), rendered by the read engine. */
 const REST_ORDER = selectionAt(RestOrdersDocument, ['orders', 'edges', 'node']);
 
-function invalid(problems: FieldProblem[]): Response {
-  const first = problems[0]!;
-  const message = problems.length === 1 ? `Invalid ${first.field}: ${first.message}` : `Invalid request: ${problems.length} problems`;
-  return fail(400, message, problems);
-}
-
 export async function listOrders(query: Query, ctx: Context): Promise<Response> {
   // The documented parameter schema first (the OpenAPI document is generated from it), then the
   // domain parser converts to bigints and checks cross-field rules (price[min] <= price[max]).
   const checked = OrdersQuery.safeParse(
     cleanQueryValues({ ...query, 'status[]': undefined, status: listParam(query, 'status'), price: objectParam(query, 'price'), pagination: objectParam(query, 'pagination') }),
   );
-  if (!checked.success) return invalid(problemsFrom(checked.error));
+  if (!checked.success) throw badRequest(problemsFrom(checked.error));
   const q = checked.data;
   const parsed = parseOrderQuery({
     hash: q.hash,
@@ -69,7 +63,7 @@ export async function listOrders(query: Query, ctx: Context): Promise<Response> 
     first: q.pagination?.first,
     cursor: q.pagination?.cursor,
   });
-  if (!parsed.ok) return invalid(parsed.problems);
+  if (!parsed.ok) throw badRequest(parsed.problems);
   // parsed once: the engine renders the list from it; the resolvers answer what it cannot
   const rendered = await renderOrderList(ctx, parsed.value, REST_ORDER);
   if (rendered !== null) return okJson(rendered);

@@ -1,12 +1,13 @@
 // GET /api/v1/tokens?collection&tokenId (looksrare-v1-facts.md "Events and tokens routes"): one
 // token in the envelope, or null, through the `token` GraphQL field as the read engine renders it.
+import { badRequest } from '../../domain/errors.js';
 import { execute, parse, type DocumentNode } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Context } from '../../context.js';
 import { normalizeAddress } from '../../domain/address.js';
 import { executeWithEngine } from '../../read-engine/read-engine.js';
 import { OrderFieldsFragment } from '../documents.js';
-import { fail, ok } from '../envelope.js';
+import { ok } from '../envelope.js';
 import { runDocument } from '../execute.js';
 import type { Query } from '../query-string.js';
 import { cleanQueryValues, problemsFrom, TokensQuery } from '../request-schemas.js';
@@ -35,11 +36,7 @@ export const RestTokenDocument = { ...text, definitions: [...text.definitions, .
 
 export async function getToken(query: Query, ctx: Context): Promise<Response> {
   const checked = TokensQuery.safeParse(cleanQueryValues({ collection: query.collection, tokenId: query.tokenId }));
-  if (!checked.success) {
-    const problems = problemsFrom(checked.error);
-    const first = problems[0]!;
-    return fail(400, problems.length === 1 ? `Invalid ${first.field}: ${first.message}` : `Invalid request: ${problems.length} problems`, problems);
-  }
+  if (!checked.success) throw badRequest(problemsFrom(checked.error));
   const variables = { collection: normalizeAddress(checked.data.collection)!, tokenId: checked.data.tokenId };
   const data = await runDocument(RestTokenDocument, variables, ctx, (args) => executeWithEngine(args, execute));
   return ok(data.token);
