@@ -76,7 +76,7 @@ export class QueryPlan {
     readonly scope: SelectionScope,
     /** the request's clock, read once (statsFor's and the resolvers' now) */
     private readonly now: Date,
-    strategies: Pick<Network['strategies'], 'standardSale' | 'collectionOffer'> = { standardSale: [], collectionOffer: [] },
+    readonly strategies: Pick<Network['strategies'], 'standardSale' | 'collectionOffer'> = { standardSale: [], collectionOffer: [] },
   ) {
     this.book = bookParams((v, cast) => this.params.add(v, cast), this.nowSql, strategies);
   }

@@ -7,6 +7,7 @@
 // P(now) and P(now - 24h), not the twelve edges of every window). Amounts stay NUMERIC; averages
 // and percentages round half away from zero in integer arithmetic, as src/domain/stats-math.ts.
 import type { FieldNode } from 'graphql';
+import { floorAtSql } from '../db/floor-sql.js';
 import { FLOOR_CHANGE_WINDOWS, STATS_WINDOWS } from '../domain/stats-math.js';
 import { jsonEther, jsonGlobalId, jsonNullableString, jsonObjectSql, jsonString } from './json-sql.js';
 import type { QueryPlan } from './plan-query.js';
@@ -105,13 +106,7 @@ export function planCollectionStats(p: QueryPlan, nodes: readonly FieldNode[], t
       ` + COALESCE((SELECT ${raw} FROM sales s WHERE s.collection_address = ${a} AND s.timestamp >= ${hour0} AND s.timestamp <= ${edge}), 0))`;
     columns.push(`${sum('d.volume', 'h.volume', 'SUM(s.price)')} AS ${name}v`, `${sum('d.count', 'h.count', 'COUNT(*)')} AS ${name}c`);
   }
-  if (needs.floor) {
-    const b = p.book;
-    columns.push(
-      `(SELECT MIN(o.price) FROM orders o WHERE o.collection_address = ${a} AND o.is_order_ask AND o.status = 'VALID'` +
-        ` AND o.end_time >= ${b.now()} AND o.start_time <= ${b.now()} AND o.strategy = ANY(${b.standardSale()})) AS floor`,
-    );
-  }
+  if (needs.floor) columns.push(`${floorAtSql(a, p.nowSql(), p.strategies.standardSale)} AS floor`);
   if (needs.supply) columns.push(`(SELECT cs.total_supply FROM collection_supply cs WHERE cs.collection_address = ${a}) AS supply`);
   if (needs.owners) columns.push(`(SELECT cs.count_owners FROM collection_supply cs WHERE cs.collection_address = ${a}) AS owners`);
   for (const [seconds, name] of needs.floorAt) {

@@ -49,13 +49,13 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
     const nowMs = deps.now().getTime();
     const params: unknown[] =
       order === 'FLOOR'
-        ? [Math.floor(nowMs / 1000), deps.network.strategies.standardSale]
+        ? [Math.floor(nowMs / 1000)]
         : windowParams(nowMs - (order === 'VOLUME_24H' ? 1 : 7) * DAY_MS, nowMs);
     const add = (v: unknown) => `$${params.push(v)}`;
     const where = ['true'];
     if (q.filter.type) where.push(`c.type = ${add(q.filter.type)}::"CollectionType"`);
     if (q.filter.isVerified != null) where.push(`c.is_verified = ${add(q.filter.isVerified)}`);
-    const sql = rankedPageSql(order, where.join(' AND '), add(q.first + 1), q.after ? add(q.after) : null);
+    const sql = rankedPageSql(order, where.join(' AND '), add(q.first + 1), q.after ? add(q.after) : null, deps.network.strategies.standardSale);
     const [row] = await readDb(deps).sql.query<{ total: number; found: boolean; addresses: string[] }>(sql, params);
     if (!row!.found) throw new ServiceError('INVALID_CURSOR', `after: ${q.after} is not the address of a collection in this list`);
     return { addresses: row!.addresses.slice(0, q.first), hasNextPage: row!.addresses.length > q.first, totalCount: row!.total };

@@ -8,6 +8,7 @@
 // (lo, hi], P(hi) - P(lo) = the daily buckets of the days [day(lo), day(hi)) + tail(hi) - tail(lo),
 // where tail(t) = hourly buckets [day(t), hour(t)) + raw sales [hour(t), t]. Each part is a range
 // on the time column alone (indexes of migration 20261124100000_rollup_time_indexes).
+import { floorAtSql } from '../db/floor-sql.js';
 import type { CollectionOrder, RankedCollection } from '../domain/collection-ranking.js';
 import { percentChange } from '../domain/stats-math.js';
 import { readDb, type ServiceDeps } from './deps.js';
@@ -47,17 +48,13 @@ SELECT o.collection_address AS address, MIN(o.price)::text AS floor FROM orders 
  * volume biggest first (none is 0), floor lowest first and none last, ties on the address by code
  * unit (COLLATE "C", as JavaScript's <). The cursor is the first row, in that order, whose address
  * equals it case-insensitively, as rankCollectionPage's findIndex. Volume: $1-$6 as
- * WINDOW_VOLUME_SQL. Floor: each collection's cheapest live standard listing by one probe of the
+ * WINDOW_VOLUME_SQL. Floor ($1 the clock in seconds): each collection's cheapest live standard listing by one probe of the
  * (collection, side, status, price) index, so it costs per collection, not per live listing.
  */
-export function rankedPageSql(order: 'VOLUME_24H' | 'VOLUME_7D' | 'FLOOR', where: string, first: string, after: string | null): string {
+export function rankedPageSql(order: 'VOLUME_24H' | 'VOLUME_7D' | 'FLOOR', where: string, first: string, after: string | null, standardStrategies: readonly string[]): string {
   const keys =
     order === 'FLOOR'
-      ? `SELECT c.address, (SELECT o.price FROM orders o
-           WHERE o.collection_address = c.address AND o.is_order_ask AND o.status = 'VALID' AND o.price IS NOT NULL
-             AND o.end_time >= $1 AND o.start_time <= $1 AND o.strategy = ANY($2::text[])
-           ORDER BY o.price LIMIT 1) AS k
-           FROM collections c WHERE ${where}`
+      ? `SELECT c.address, ${floorAtSql('c.address', '$1::bigint', standardStrategies)} AS k FROM collections c WHERE ${where}`
       : `SELECT c.address, COALESCE(v.volume, 0) AS k FROM collections c
            LEFT JOIN (${WINDOW_VOLUME_SQL.replace('SUM(v)::text AS volume', 'SUM(v) AS volume')}) v ON v.address = c.address
           WHERE ${where}`;
