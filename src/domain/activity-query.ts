@@ -88,8 +88,12 @@ export interface ActivityArgs {
 const EVENT_ID = /^(0|[1-9][0-9]{0,18})$/;
 const isEventId = (s: string) => EVENT_ID.test(s) && BigInt(s) <= 2n ** 63n - 1n;
 
-/** Checks what GraphQL's scalars and the REST schema have not: sizes, cursors, combinations. */
-export function parseActivityArgs(args: ActivityArgs): { ok: true; value: ActivityQuery } | { ok: false; problems: FieldProblem[] } {
+/**
+ * Checks what GraphQL's scalars and the REST schema have not: sizes, cursors, combinations.
+ * `collectionPinned`: the page is a collection's (Collection.activity), whose own predicate names
+ * the collection a token id needs.
+ */
+export function parseActivityArgs(args: ActivityArgs, collectionPinned = false): { ok: true; value: ActivityQuery } | { ok: false; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   const size = (field: string, n: number | null | undefined) => {
     if (n == null) return;
@@ -102,7 +106,7 @@ export function parseActivityArgs(args: ActivityArgs): { ok: true; value: Activi
     const v = args[field];
     if (v != null && !isEventId(v)) problems.push({ field, code: 'INVALID_CURSOR', message: `${JSON.stringify(v)} is not an event id` });
   }
-  if (args.tokenId != null && !args.collection) problems.push({ field: 'tokenId', code: 'BAD_REQUEST', message: 'a token id needs its collection' });
+  if (args.tokenId != null && !args.collection && !collectionPinned) problems.push({ field: 'tokenId', code: 'BAD_REQUEST', message: 'a token id needs its collection' });
   if (args.types != null && args.types.length === 0) problems.push({ field: 'types', code: 'BAD_REQUEST', message: 'name at least one type, or leave it out for all' });
   if (problems.length) return { ok: false, problems };
   const filter: ActivityFilter = { types: args.types ? [...new Set(args.types)] : DEFAULT_EVENT_TYPES };

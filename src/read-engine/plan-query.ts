@@ -209,14 +209,19 @@ export class QueryPlan {
     });
   }
 
-  /** Market events newest first (Query.activity): the resolver's arguments and pageInfo (src/schema/activity.ts). */
-  activityConnection(nodes: readonly FieldNode[], args: Record<string, unknown>): string {
+  /**
+   * Market events newest first (Query.activity): the resolver's arguments and pageInfo
+   * (src/schema/activity.ts). A nested page (Collection.activity, ...) adds its parent's `pin`
+   * over the events alias; `collectionPinned`: the pin names the collection.
+   */
+  activityConnection(nodes: readonly FieldNode[], args: Record<string, unknown>, pin?: (m: string) => string, collectionPinned = false): string {
     const filter = (args.filter ?? {}) as ActivityArgs;
-    const parsed = parseActivityArgs({ ...filter, first: args.first as number | null, last: args.last as number | null, after: args.after as string | null, before: args.before as string | null });
+    const parsed = parseActivityArgs({ ...filter, first: args.first as number | null, last: args.last as number | null, after: args.after as string | null, before: args.before as string | null }, collectionPinned);
     if (!parsed.ok) return notRenderable('activity arguments');
     const q = parsed.value;
     const m = this.alias('m');
     const counted = activityFilterSql(q.filter, this.params, m);
+    if (pin) counted.unshift(pin(m));
     return this.connection(nodes, {
       type: 'MarketEvent',
       table: 'market_events',

@@ -125,6 +125,7 @@ export const COLLECTION_TYPE: ReadType<CollectionColumn> = {
     stats: { kind: 'planned', columns: ['address'], plan: (p, nodes, _args, t) => planCollectionStats(p, nodes, t) },
     series: { kind: 'resolver', columns: ['address'], reason: 'intervals filled from the rollups and the floor history (src/services/sale-history.ts)' },
     depth: COLLECTION_DEPTH,
+    activity: { kind: 'planned', columns: ['address'], plan: (p, nodes, args, t) => p.activityConnection(nodes, args, (m) => `${m}.collection_address = ${t}.address`, true) },
   },
 };
 

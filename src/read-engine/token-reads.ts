@@ -122,6 +122,7 @@ export const TOKEN_TYPE: ReadType = {
     image: leaf(() => `'null'`),
     attributes: leaf(() => `'null'`),
     depth: planned((p, nodes, args, t) => depthSql(p, nodes, args, (o, side) => liveSideSql(side, o, p.book, `${t}.collection_address`, `${t}.token_id`))),
+    activity: planned((p, nodes, args, t) => p.activityConnection(nodes, args, (m) => `${m}.collection_address = ${t}.collection_address AND ${m}.token_id = ${t}.token_id`)),
   },
 };
 

@@ -10,6 +10,7 @@ import type { MarketEventRow } from '../services/activity.js';
 import { builder } from './builder.js';
 import { Collection } from './collection.js';
 import { Order, OrderStatusEnum } from './order.js';
+import { Token } from './token.js';
 
 export const MarketEventTypeEnum = builder.enumType('MarketEventType', {
   description: 'What happened (docs/activity.md). RETRACTED: a reorg undid the event named by retractsEventId.',
@@ -67,18 +68,63 @@ MarketEvent.implement({
   }),
 });
 
-const ActivityFilterInput = builder.inputType('ActivityFilterInput', {
-  fields: (t) => ({
-    collection: t.field({ type: 'Address', required: false }),
-    tokenId: t.field({ type: 'Uint256', required: false, description: 'with collection' }),
-    account: t.field({ type: 'Address', required: false, description: 'as sender or receiver (the maker of an order)' }),
-    from: t.field({ type: 'Address', required: false, description: 'the sender, seller or maker' }),
-    to: t.field({ type: 'Address', required: false, description: 'the receiver or buyer' }),
-    types: t.field({ type: [MarketEventTypeEnum], required: false, description: 'any of these; default: all but RETRACTED' }),
-    since: t.field({ type: 'UnixTime', required: false, description: 'inclusive' }),
-    until: t.field({ type: 'UnixTime', required: false, description: 'exclusive' }),
-  }),
-});
+type ActivityFilterField = 'collection' | 'tokenId' | 'account' | 'from' | 'to' | 'types' | 'since' | 'until';
+
+/** The activity filter's fields, less those a parent pins (Collection.activity, Token.activity, Account.activity). */
+function activityFilterInput(name: string, pinned: readonly ActivityFilterField[]) {
+  return builder.inputType(name, {
+    fields: (t) => {
+      const all = {
+        collection: t.field({ type: 'Address', required: false }),
+        tokenId: t.field({ type: 'Uint256', required: false, description: pinned.includes('collection') ? 'a token of this collection' : 'with collection' }),
+        account: t.field({ type: 'Address', required: false, description: 'as sender or receiver (the maker of an order)' }),
+        from: t.field({ type: 'Address', required: false, description: 'the sender, seller or maker' }),
+        to: t.field({ type: 'Address', required: false, description: 'the receiver or buyer' }),
+        types: t.field({ type: [MarketEventTypeEnum], required: false, description: 'any of these; default: all but RETRACTED' }),
+        since: t.field({ type: 'UnixTime', required: false, description: 'inclusive' }),
+        until: t.field({ type: 'UnixTime', required: false, description: 'exclusive' }),
+      };
+      for (const field of pinned) delete (all as Partial<typeof all>)[field];
+      return all;
+    },
+  });
+}
+
+const ActivityFilterInput = activityFilterInput('ActivityFilterInput', []);
+export const CollectionActivityFilterInput = activityFilterInput('CollectionActivityFilterInput', ['collection']);
+export const TokenActivityFilterInput = activityFilterInput('TokenActivityFilterInput', ['collection', 'tokenId']);
+export const AccountActivityFilterInput = activityFilterInput('AccountActivityFilterInput', ['account']);
+
+export const MarketEventConnection = builder.connectionObject(
+  {
+    type: MarketEvent,
+    name: 'MarketEventConnection',
+    fields: (c) => ({ totalCount: c.int({ description: 'events matching the filter (all pages)', resolve: (p) => (p as unknown as { totalCount: number }).totalCount }) }),
+  },
+  { name: 'MarketEventEdge' },
+);
+
+export const activityComplexity = (field: number) => (args: { first?: number | null; last?: number | null }) => ({ field, multiplier: Math.min(args.first ?? args.last ?? 20, MAX_ACTIVITY_PAGE) });
+
+interface ActivityConnectionArgs {
+  filter?: Record<string, unknown> | null;
+  first?: number | null;
+  last?: number | null;
+  after?: string | null;
+  before?: string | null;
+}
+
+/** One activity page as a connection: Query.activity, and the nested ones with what their parent pins set in the filter. */
+export async function resolveActivityConnection(args: ActivityConnectionArgs, ctx: Context, pinned: { collection?: string; tokenId?: string; account?: string } = {}) {
+  const q = activityQueryOf({ ...(args.filter ?? {}), ...pinned, first: args.first, last: args.last, after: args.after, before: args.before });
+  const page = await ctx.services.activity.listActivity(q, { count: true, sql: ctx.sql });
+  const edges = page.events.map((e) => ({ cursor: e.id, node: e }));
+  return {
+    totalCount: page.totalCount,
+    edges,
+    pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+  };
+}
 
 builder.queryFields((t) => ({
   activity: t.connection(
@@ -86,22 +132,35 @@ builder.queryFields((t) => ({
       type: MarketEvent,
       description: 'Market events, newest first; events a reorg undid are left out. cursor = eventId.',
       args: { filter: t.arg({ type: ActivityFilterInput, required: false }) },
-      complexity: (args) => ({ field: 1, multiplier: Math.min(args.first ?? args.last ?? 20, MAX_ACTIVITY_PAGE) }),
-      resolve: async (_root, args, ctx) => {
-        const q = activityQueryOf({ ...(args.filter ?? {}), first: args.first, last: args.last, after: args.after, before: args.before });
-        const page = await ctx.services.activity.listActivity(q, { count: true, sql: ctx.sql });
-        const edges = page.events.map((e) => ({ cursor: e.id, node: e }));
-        return {
-          totalCount: page.totalCount,
-          edges,
-          pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
-        };
-      },
+      complexity: activityComplexity(1),
+      resolve: (_root, args, ctx) => resolveActivityConnection(args, ctx),
     },
-    {
-      name: 'MarketEventConnection',
-      fields: (c) => ({ totalCount: c.int({ description: 'events matching the filter (all pages)', resolve: (p) => (p as unknown as { totalCount: number }).totalCount }) }),
-    },
-    { name: 'MarketEventEdge' },
+    MarketEventConnection,
   ),
 }));
+
+builder.prismaObjectField(Collection, 'activity', (t) =>
+  t.connection(
+    {
+      type: MarketEvent,
+      description: "This collection's market events, newest first: Query.activity with the collection pinned. cursor = eventId.",
+      args: { filter: t.arg({ type: CollectionActivityFilterInput, required: false }) },
+      complexity: activityComplexity(5),
+      resolve: (c, args, ctx) => resolveActivityConnection(args, ctx, { collection: c.address }),
+    },
+    MarketEventConnection,
+  ),
+);
+
+builder.objectField(Token, 'activity', (t) =>
+  t.connection(
+    {
+      type: MarketEvent,
+      description: "This token's market events (its collection's offers not included), newest first: Query.activity with the token pinned. cursor = eventId.",
+      args: { filter: t.arg({ type: TokenActivityFilterInput, required: false }) },
+      complexity: activityComplexity(5),
+      resolve: (k, args, ctx) => resolveActivityConnection(args, ctx, { collection: k.collectionAddress, tokenId: k.tokenId }),
+    },
+    MarketEventConnection,
+  ),
+);

@@ -146,43 +146,83 @@ describe(`Query.activity (${backendName})`, () => {
 const answer = (query: string, readEngine: boolean) => answerVia(app, query, {}, readEngine);
 
 const LEAVES = Object.entries(READ_TYPES.MarketEvent.fields).filter(([, d]) => d.kind === 'leaf').map(([n]) => n);
-const activityDoc = fc
-  .record({
-    n: fc.integer({ min: 1, max: 9 }),
-    back: fc.boolean(),
-    after: fc.option(fc.nat(70), { nil: undefined }),
-    before: fc.option(fc.nat(70), { nil: undefined }),
-    collection: fc.option(fc.constantFrom(C0, C1), { nil: undefined }),
-    token: fc.option(fc.constantFrom('1', '3'), { nil: undefined }),
-    account: fc.option(fc.constantFrom(...W), { nil: undefined }),
-    types: fc.option(fc.subarray(['LIST', 'OFFER', 'COLLECTION_OFFER', 'SALE', 'TRANSFER', 'MINT', 'RETRACTED'], { minLength: 1, maxLength: 3 }), { nil: undefined }),
-    since: fc.option(fc.constantFrom(NOW - 4000, NOW - 60), { nil: undefined }),
-    leaves: fc.subarray(LEAVES, { minLength: 1, maxLength: 8 }),
-    order: fc.boolean(),
-    collectionSel: fc.boolean(),
-    count: fc.boolean(),
-    info: fc.option(fc.subarray(['hasNextPage', 'hasPreviousPage', 'startCursor', 'endCursor'], { minLength: 1 }), { nil: undefined }),
-  })
-  .map((a) => {
-    const filter = [
-      a.collection ? `collection: "${a.collection}"` : '',
-      a.collection && a.token ? `tokenId: "${a.token}"` : '',
-      a.account ? `account: "${a.account}"` : '',
-      a.types ? `types: [${a.types.join(', ')}]` : '',
-      a.since ? `since: ${a.since}` : '',
-    ].filter(Boolean);
-    const cursor = (i: number | undefined) => (i === undefined ? undefined : (log[i]?.id ?? '999999'));
-    const args = [
-      `${a.back ? 'last' : 'first'}: ${a.n}`,
-      cursor(a.after) ? `after: "${cursor(a.after)}"` : '',
-      cursor(a.before) ? `before: "${cursor(a.before)}"` : '',
-      filter.length ? `filter: { ${filter.join(', ')} }` : '',
-    ].filter(Boolean);
-    const node = [...a.leaves, a.order ? 'order { hash status price }' : '', a.collectionSel ? 'collection { address name }' : ''].filter(Boolean).join(' ');
-    return `{ activity(${args.join(', ')}) { ${a.count ? 'totalCount ' : ''}edges { cursor node { ${node} } } ${a.info ? `pageInfo { ${a.info.join(' ')} }` : ''} } }`;
+/** A random activity connection: its arguments and selection, with the filters a parent's pin leaves. */
+const activityField = (pinned: 'none' | 'collection' | 'token') =>
+  fc
+    .record({
+      n: fc.integer({ min: 1, max: 9 }),
+      back: fc.boolean(),
+      after: fc.option(fc.nat(70), { nil: undefined }),
+      before: fc.option(fc.nat(70), { nil: undefined }),
+      collection: fc.option(fc.constantFrom(C0, C1), { nil: undefined }),
+      token: fc.option(fc.constantFrom('1', '3'), { nil: undefined }),
+      account: fc.option(fc.constantFrom(...W), { nil: undefined }),
+      types: fc.option(fc.subarray(['LIST', 'OFFER', 'COLLECTION_OFFER', 'SALE', 'TRANSFER', 'MINT', 'RETRACTED'], { minLength: 1, maxLength: 3 }), { nil: undefined }),
+      since: fc.option(fc.constantFrom(NOW - 4000, NOW - 60), { nil: undefined }),
+      leaves: fc.subarray(LEAVES, { minLength: 1, maxLength: 8 }),
+      order: fc.boolean(),
+      collectionSel: fc.boolean(),
+      count: fc.boolean(),
+      info: fc.option(fc.subarray(['hasNextPage', 'hasPreviousPage', 'startCursor', 'endCursor'], { minLength: 1 }), { nil: undefined }),
+    })
+    .map((a) => {
+      const filter = [
+        a.collection && pinned === 'none' ? `collection: "${a.collection}"` : '',
+        (a.collection || pinned === 'collection') && a.token && pinned !== 'token' ? `tokenId: "${a.token}"` : '',
+        a.account ? `account: "${a.account}"` : '',
+        a.types ? `types: [${a.types.join(', ')}]` : '',
+        a.since ? `since: ${a.since}` : '',
+      ].filter(Boolean);
+      const cursor = (i: number | undefined) => (i === undefined ? undefined : (log[i]?.id ?? '999999'));
+      const args = [
+        `${a.back ? 'last' : 'first'}: ${a.n}`,
+        cursor(a.after) ? `after: "${cursor(a.after)}"` : '',
+        cursor(a.before) ? `before: "${cursor(a.before)}"` : '',
+        filter.length ? `filter: { ${filter.join(', ')} }` : '',
+      ].filter(Boolean);
+      const node = [...a.leaves, a.order ? 'order { hash status price }' : '', a.collectionSel ? 'collection { address name }' : ''].filter(Boolean).join(' ');
+      return `activity(${args.join(', ')}) { ${a.count ? 'totalCount ' : ''}edges { cursor node { ${node} } } ${a.info ? `pageInfo { ${a.info.join(' ')} }` : ''} }`;
+    });
+const activityDoc = fc.oneof(
+  activityField('none').map((f) => `{ ${f} }`),
+  fc.tuple(fc.constantFrom(C0, C1), activityField('collection')).map(([c, f]) => `{ collection(address: "${c}") { address ${f} } }`),
+  fc.tuple(fc.constantFrom(C0, C1), fc.constantFrom('1', '3', '4'), activityField('token')).map(([c, id, f]) => `{ token(collection: "${c}", tokenId: "${id}") { tokenId ${f} } }`),
+);
+
+describe(`Collection.activity and Token.activity (${backendName})`, () => {
+  it('are Query.activity with the parent pinned, paged the same way', async () => {
+    const nested = async (doc: string, pick: (d: any) => any) => {
+      const r = await app.gql(doc);
+      expect(r.errors, doc).toBeUndefined();
+      const c = pick(r.data);
+      return { ids: c.edges.map((e: { node: { eventId: string } }) => e.node.eventId), count: c.totalCount, info: c.pageInfo };
+    };
+    const sel = `totalCount edges { node { eventId } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
+    for (const args of ['first: 150', 'first: 3', 'last: 4', 'first: 150, filter: { types: [SALE, TRANSFER] }', 'first: 150, filter: { tokenId: "3" }']) {
+      const want = await ids(args.replace('filter: {', `filter: { collection: "${C1}", `).replace(/^(first|last): (\d+)$/, `$1: $2, filter: { collection: "${C1}" }`));
+      const got = await nested(`{ collection(address: "${C1}") { activity(${args}) { ${sel} } } }`, (d) => d.collection.activity);
+      expect(got, args).toEqual(want);
+      expect(want.ids.length, args).toBeGreaterThan(0);
+    }
+    const want = visible().filter((e) => e.collection === C0 && e.token === '3').map((e) => e.id);
+    expect(want.length).toBeGreaterThan(1);
+    const first = await nested(`{ token(collection: "${C0}", tokenId: "3") { activity(first: 1) { ${sel} } } }`, (d) => d.token.activity);
+    expect(first).toMatchObject({ ids: want.slice(0, 1), count: want.length, info: { hasNextPage: true, hasPreviousPage: false } });
+    const rest = await nested(`{ token(collection: "${C0}", tokenId: "3") { activity(first: 150, after: "${first.info.endCursor}") { ${sel} } } }`, (d) => d.token.activity);
+    expect(rest.ids).toEqual(want.slice(1));
+    // an empty page
+    const none = await nested(`{ token(collection: "${C0}", tokenId: "3") { activity(first: 5, filter: { types: [RETRACTED] }) { ${sel} } } }`, (d) => d.token.activity);
+    expect(none).toEqual({ ids: [], count: 0, info: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } });
   });
 
-describe(`Query.activity by the read engine (${backendName})`, () => {
+  it('refuses bad arguments with the same typed errors', async () => {
+    const code = async (doc: string) => (await app.gql(doc)).errors?.[0]?.extensions?.code;
+    expect(await code(`{ collection(address: "${C0}") { activity(first: 151) { totalCount } } }`)).toBe('BAD_REQUEST');
+    expect(await code(`{ token(collection: "${C0}", tokenId: "3") { activity(after: "x") { totalCount } } }`)).toBe('INVALID_CURSOR');
+  });
+});
+
+describe(`Query.activity, Collection.activity and Token.activity by the read engine (${backendName})`, () => {
   it('answers random documents as the resolvers do, in one statement', async () => {
     await fc.assert(
       fc.asyncProperty(activityDoc, async (query) => {
