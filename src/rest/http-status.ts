@@ -5,6 +5,8 @@ const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
   INVALID_ADDRESS: 400,
   INVALID_CURSOR: 400,
+  // the event log no longer holds the cursor's position (retention): start again from a fresh read
+  CURSOR_EXPIRED: 410,
   NOT_FOUND: 404,
   ORDER_NOT_FILLABLE: 409,
   METHOD_NOT_ALLOWED: 405,

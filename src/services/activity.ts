@@ -38,7 +38,8 @@ interface Queryable {
   query<T>(text: string, values?: unknown[]): Promise<T[]>;
 }
 
-const COLUMNS = `e.id::text AS "id", e.type::text AS "type", e.cause::text AS "cause", e.collection_address AS "collectionAddress",
+/** The API columns of the market_events row `e` (MarketEventRow). */
+export const ACTIVITY_COLUMNS = `e.id::text AS "id", e.type::text AS "type", e.cause::text AS "cause", e.collection_address AS "collectionAddress",
   e.token_id::text AS "tokenId", e.order_hash AS "orderHash", e.from_address AS "fromAddress", e.to_address AS "toAddress",
   e.price::text AS "price", e.amount::text AS "amount", e.old_status::text AS "oldStatus", e.new_status::text AS "newStatus",
   e.block_number::text AS "blockNumber", e.tx_hash AS "txHash", e.log_index AS "logIndex", e.retracts_id::text AS "retractsId",
@@ -55,7 +56,7 @@ export function createActivityService(deps: ServiceDeps) {
     const counted = activityFilterSql(q.filter, p, 'e');
     const where = [...counted, ...activityCursorSql(q, p, 'e')];
     const rows = sql.query<MarketEventRow>(
-      `SELECT ${COLUMNS} FROM market_events e WHERE ${where.join(' AND ')} ORDER BY ${activityScanOrder('e', q.fromEnd)} LIMIT ${q.first + 1}`,
+      `SELECT ${ACTIVITY_COLUMNS} FROM market_events e WHERE ${where.join(' AND ')} ORDER BY ${activityScanOrder('e', q.fromEnd)} LIMIT ${q.first + 1}`,
       p.values,
     );
     const count = opts.count
@@ -79,7 +80,7 @@ export function createActivityService(deps: ServiceDeps) {
 
   /** Events by id, in the order asked; null where none has it. */
   async function eventsById(ids: readonly string[], sql: Queryable = deps.db.sql): Promise<(MarketEventRow | null)[]> {
-    const rows = withDates(await sql.query<MarketEventRow>(`SELECT ${COLUMNS} FROM market_events e WHERE e.id = ANY($1::bigint[])`, [ids]));
+    const rows = withDates(await sql.query<MarketEventRow>(`SELECT ${ACTIVITY_COLUMNS} FROM market_events e WHERE e.id = ANY($1::bigint[])`, [ids]));
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id) ?? null);
   }
