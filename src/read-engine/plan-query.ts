@@ -25,6 +25,7 @@ import {
 import { READ_TYPES, typenameJson, type ReadTypeName } from './read-types.js';
 import { collectFields, subSelections, type SelectionScope } from './selection.js';
 import { planToken, planTokens } from './token-reads.js';
+import { planListingRewards } from './listing-reward-reads.js';
 
 /** A resolver-only field under a row of `type`: resolved per parent key after the statement. */
 export interface Island {
@@ -75,7 +76,7 @@ export class QueryPlan {
     readonly schema: GraphQLSchema,
     readonly scope: SelectionScope,
     /** the request's clock, read once (statsFor's and the resolvers' now) */
-    private readonly now: Date,
+    readonly now: Date,
     readonly strategies: Pick<Network['strategies'], 'standardSale' | 'collectionOffer'> = { standardSale: [], collectionOffer: [] },
   ) {
     this.book = bookParams((v, cast) => this.params.add(v, cast), this.nowSql, strategies);
@@ -421,6 +422,7 @@ const ROOT_FIELDS: Record<string, RootPlanner> = {
   collections: (plan, nodes, args, ctx) => plan.collectionConnection(nodes, args, ctx),
   token: planToken,
   tokens: planTokens,
+  listingRewards: planListingRewards,
 };
 
 export const isRootPlanned = (name: string) => Object.hasOwn(ROOT_FIELDS, name);

@@ -10,6 +10,7 @@ import type { CollectionColumn, OrderColumn } from '../services/order-page-sql.j
 import type { QueryPlan } from './plan-query.js';
 import { planCollectionStats } from './stats-reads.js';
 import { COLLECTION_DEPTH, TOKEN_TYPE } from './token-reads.js';
+import { LISTING_REWARD_TYPE } from './listing-reward-reads.js';
 import { jsonBoolean, jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
 
 /** What a field reads, over the row alias `t` of its type; `now()` is the request's clock in seconds (SQL, a parameter added on first use). */
@@ -25,7 +26,7 @@ export type FieldRead<Col extends string> =
   /** computed by its resolver only; the engine resolves it per parent key (./islands.ts) */
   | { kind: 'resolver'; columns: readonly Col[]; reason: string };
 
-export type ReadTypeName = 'Order' | 'Collection' | 'Sale' | 'MarketEvent' | 'Token';
+export type ReadTypeName = 'Order' | 'Collection' | 'Sale' | 'MarketEvent' | 'Token' | 'ListingRewardCollection';
 
 export interface ReadType<Col extends string = string> {
   table: string;
@@ -183,7 +184,7 @@ export const MARKET_EVENT_TYPE: ReadType = {
   },
 };
 
-export const READ_TYPES: Record<ReadTypeName, ReadType> = { Order: ORDER_TYPE, Collection: COLLECTION_TYPE, Sale: SALE_TYPE, MarketEvent: MARKET_EVENT_TYPE, Token: TOKEN_TYPE };
+export const READ_TYPES: Record<ReadTypeName, ReadType> = { Order: ORDER_TYPE, Collection: COLLECTION_TYPE, Sale: SALE_TYPE, MarketEvent: MARKET_EVENT_TYPE, Token: TOKEN_TYPE, ListingRewardCollection: LISTING_REWARD_TYPE };
 
 /** The GraphQL __typename of a read type, as JSON text. */
 export const typenameJson = (name: string) => jsonLiteral(name);

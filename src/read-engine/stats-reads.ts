@@ -2,9 +2,10 @@
 // src/services/stats.ts is the reference; the engine's random test compares the two byte for
 // byte). A window's sums are P(hi) - P(lo), where P(t), the sales at or before t, is
 //   daily buckets of the days before day(t) + hourly buckets [day(t), hour(t)) + raw sales [hour(t), t]
-// (stats.ts explains why that is exact); each P the selection needs is read once, by three index
-// range scans, and only at the edges the selected fields use (a card asking for volume24h reads
-// P(now) and P(now - 24h), not the twelve edges of every window). Amounts stay NUMERIC; averages
+// (stats.ts explains why that is exact). Only the edges the selected fields use are read (a card
+// asking for volume24h reads P(now) and P(now - 24h), not the twelve edges of every window): the
+// daily buckets in one scan for all edges, from the oldest edge's day unless an all-time figure
+// is asked for; per edge, one hourly and one raw range scan. Amounts stay NUMERIC; averages
 // and percentages round half away from zero in integer arithmetic, as src/domain/stats-math.ts.
 import type { FieldNode } from 'graphql';
 import { floorAtSql } from '../db/floor-sql.js';
@@ -67,7 +68,8 @@ export function planCollectionStats(p: QueryPlan, nodes: readonly FieldNode[], t
       return percentChange(cur().v, `(${lo.v} - ${lo2.v})`);
     });
   }
-  const all = () => prefix(0);
+  const absolute = { used: false };
+  const all = () => ((absolute.used = true), prefix(0));
   const fields: Record<string, () => string> = {
     address: () => jsonString(a),
     id: () => jsonGlobalId('CollectionStats', a),
@@ -94,17 +96,39 @@ export function planCollectionStats(p: QueryPlan, nodes: readonly FieldNode[], t
     else p.unrenderable(`CollectionStats.${name}`);
   }
 
-  // the values once per collection row: each prefix by its three range scans
+  // The prefixes once per collection row. Daily buckets: one scan for every edge (a FILTERed sum
+  // per edge). A prefix is relative to a base day (the oldest edge's), which cancels out of every
+  // window (P(hi) - P(lo)), so a card asking for volume24h reads two days, not the collection's
+  // history; only the all-time figures need the absolute prefix, and then the scan has no base.
+  // Hourly buckets and the last hour of raw sales: one range scan per edge, sum and count at once.
   const columns: string[] = [];
-  for (const [secondsBack, name] of edges) {
-    const edge = secondsBack ? `(${at()} - make_interval(secs => ${secondsBack}))` : at();
-    const day0 = `date_trunc('day', ${edge}, 'UTC')`;
-    const hour0 = `date_trunc('hour', ${edge}, 'UTC')`;
-    const sum = (days: string, hours: string, raw: string) =>
-      `(COALESCE((SELECT SUM(${days}) FROM sale_day_buckets d WHERE d.collection_address = ${a} AND d.day_start < ${day0}), 0)` +
-      ` + COALESCE((SELECT SUM(${hours}) FROM sale_buckets h WHERE h.collection_address = ${a} AND h.bucket_start >= ${day0} AND h.bucket_start < ${hour0}), 0)` +
-      ` + COALESCE((SELECT ${raw} FROM sales s WHERE s.collection_address = ${a} AND s.timestamp >= ${hour0} AND s.timestamp <= ${edge}), 0))`;
-    columns.push(`${sum('d.volume', 'h.volume', 'SUM(s.price)')} AS ${name}v`, `${sum('d.count', 'h.count', 'COUNT(*)')} AS ${name}c`);
+  const from: string[] = [];
+  if (edges.size) {
+    const edgeAt = (secondsBack: number) => (secondsBack ? `(${at()} - make_interval(secs => ${secondsBack}))` : at());
+    const dayOf = (secondsBack: number) => `date_trunc('day', ${edgeAt(secondsBack)}, 'UTC')`;
+    const oldest = Math.max(...edges.keys());
+    const newest = Math.min(...edges.keys());
+    const base = absolute.used ? '' : ` AND d.day_start >= ${dayOf(oldest)}`;
+    const daySums: string[] = [];
+    for (const [secondsBack, name] of edges) {
+      daySums.push(
+        `SUM(d.volume) FILTER (WHERE d.day_start < ${dayOf(secondsBack)}) AS ${name}v`,
+        `SUM(d.count) FILTER (WHERE d.day_start < ${dayOf(secondsBack)}) AS ${name}c`,
+      );
+    }
+    from.push(`(SELECT ${daySums.join(', ')} FROM sale_day_buckets d WHERE d.collection_address = ${a}${base} AND d.day_start < ${dayOf(newest)}) d`);
+    for (const [secondsBack, name] of edges) {
+      const day0 = dayOf(secondsBack);
+      const hour0 = `date_trunc('hour', ${edgeAt(secondsBack)}, 'UTC')`;
+      from.push(
+        `(SELECT SUM(h.volume) AS v, SUM(h.count) AS c FROM sale_buckets h WHERE h.collection_address = ${a} AND h.bucket_start >= ${day0} AND h.bucket_start < ${hour0}) h${name}`,
+        `(SELECT SUM(s.price) AS v, COUNT(*) AS c FROM sales s WHERE s.collection_address = ${a} AND s.timestamp >= ${hour0} AND s.timestamp <= ${edgeAt(secondsBack)}) r${name}`,
+      );
+      columns.push(
+        `(COALESCE(d.${name}v, 0) + COALESCE(h${name}.v, 0) + COALESCE(r${name}.v, 0)) AS ${name}v`,
+        `(COALESCE(d.${name}c, 0) + COALESCE(h${name}.c, 0) + r${name}.c) AS ${name}c`,
+      );
+    }
   }
   if (needs.floor) columns.push(`${floorAtSql(a, p.nowSql(), p.strategies.standardSale)} AS floor`);
   if (needs.supply) columns.push(`(SELECT cs.total_supply FROM collection_supply cs WHERE cs.collection_address = ${a}) AS supply`);
@@ -118,7 +142,8 @@ export function planCollectionStats(p: QueryPlan, nodes: readonly FieldNode[], t
   const json = jsonObjectSql(parts);
   // OFFSET 0 keeps the planner from pulling the sub-select up, which would copy each value's
   // sub-queries into every expression that reads it (planning went from 1 to 19 ms)
-  return columns.length ? `(SELECT ${json} FROM (SELECT ${columns.join(', ')} OFFSET 0) x)` : json;
+  const fromSql = from.length ? ` FROM ${from.join(', ')}` : '';
+  return columns.length ? `(SELECT ${json} FROM (SELECT ${columns.join(', ')}${fromSql} OFFSET 0) x)` : json;
 }
 
 function average(s: { v: string; c: string }): string {

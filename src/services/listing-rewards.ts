@@ -14,34 +14,47 @@ export interface ListingRewardEntry {
   points: number;
 }
 
+/** A statement parameter for a value: `add(value, cast)` returns its placeholder (`$3::bigint`). */
+export type AddParam = (value: unknown, cast?: string) => string;
+
 export function createListingRewardsService(deps: ServiceDeps) {
+  /**
+   * The program's rows, best first, as a SELECT a reader can wrap: `address`, `volume_24h_global`
+   * (text), `floor` (text: the lower of that marketplace's floor and ours), `points`, `rank`
+   * (1-based). null when the program is off. Both the resolver (below) and the read engine
+   * (src/read-engine/listing-reward-reads.ts) read these rows, so the rule is written once.
+   */
+  function rewardRowsSql(add: AddParam, now: Date): string | null {
+    const { enabled, points, maxAgeSeconds } = deps.config.listingRewards;
+    if (!enabled) return null;
+    const nowSeconds = add(Math.floor(now.getTime() / 1000).toString(), '::bigint');
+    const since = add(new Date(now.getTime() - maxAgeSeconds * 1000).toISOString(), '::timestamptz');
+    const standard = add(deps.network.strategies.standardSale, '::text[]');
+    const pointsByRank = add(points, '::int[]');
+    return `SELECT r.address, r.volume_24h_global::text AS volume_24h_global,
+         LEAST(r.our_floor, r.floor_global)::text AS floor, (${pointsByRank})[r.rank] AS points, r.rank
+       FROM (SELECT g.collection_address AS address, g.volume_24h_global, g.floor_global,
+               (SELECT MIN(o.price) FROM orders o
+                 WHERE o.collection_address = g.collection_address AND o.is_order_ask AND o.status = 'VALID'
+                   AND o.end_time >= ${nowSeconds} AND o.start_time <= ${nowSeconds} AND o.strategy = ANY(${standard})) AS our_floor,
+               row_number() OVER (ORDER BY g.volume_24h_global DESC, g.collection_address ASC)::int AS rank
+             FROM global_market_data g JOIN collections c ON c.address = g.collection_address
+            WHERE c.is_verified AND g.observed_at >= ${since}
+            ORDER BY g.volume_24h_global DESC, g.collection_address ASC
+            LIMIT ${points.length}) r`;
+  }
 
   /** null when the program is switched off; otherwise up to 5 entries, best first. */
   /** `runner`: a request's statement batch (the statement is JSON-safe: amounts cast to text). */
   async function topListingRewards(runner: StatementBatch = readDb(deps).sql): Promise<ListingRewardEntry[] | null> {
-    const { enabled, points, maxAgeSeconds } = deps.config.listingRewards;
-    if (!enabled) return null;
-    const now = deps.now();
-    const rows = await runner.query<{ address: string; volume: string; floor_global: string; our_floor: string | null }>(
-      `SELECT g.collection_address AS address, g.volume_24h_global::text AS volume, g.floor_global::text AS floor_global,
-         (SELECT MIN(o.price) FROM orders o
-           WHERE o.collection_address = g.collection_address AND o.is_order_ask AND o.status = 'VALID'
-             AND o.end_time >= $2 AND o.start_time <= $2 AND o.strategy = ANY($3::text[]))::text AS our_floor
-       FROM global_market_data g JOIN collections c ON c.address = g.collection_address
-       WHERE c.is_verified AND g.observed_at >= $1::timestamptz
-       ORDER BY g.volume_24h_global DESC, g.collection_address ASC
-       LIMIT ${points.length}`,
-      [new Date(now.getTime() - maxAgeSeconds * 1000).toISOString(), Math.floor(now.getTime() / 1000), deps.network.strategies.standardSale],
-    );
-    return rows.map((r, rank) => {
-      const ours = r.our_floor === null ? null : BigInt(r.our_floor);
-      const theirs = BigInt(r.floor_global);
-      const floor = ours !== null && ours < theirs ? ours : theirs;
-      return { collectionAddress: r.address, volume24hGlobal: r.volume, floorGlobal: floor.toString(), points: points[rank]! };
-    });
+    const values: unknown[] = [];
+    const rowsSql = rewardRowsSql((v, cast = '') => `$${values.push(v)}${cast}`, deps.now());
+    if (rowsSql === null) return null;
+    const rows = await runner.query<{ address: string; volume_24h_global: string; floor: string; points: number }>(`${rowsSql} ORDER BY r.rank`, values);
+    return rows.map((r) => ({ collectionAddress: r.address, volume24hGlobal: r.volume_24h_global, floorGlobal: r.floor, points: r.points }));
   }
 
-  return { topListingRewards, upsertMarketData: createMarketDataService(deps).upsertMarketData };
+  return { topListingRewards, rewardRowsSql, upsertMarketData: createMarketDataService(deps).upsertMarketData };
 }
 
 export type ListingRewardsService = ReturnType<typeof createListingRewardsService>;
