@@ -10,7 +10,7 @@ import { createMetrics } from './http/metrics.js';
 import { useAccessLog } from './http/access-log-plugin.js';
 import { useGraphqlStatusRule } from './http/graphql-status-plugin.js';
 import { registerServiceMetrics } from './http/service-metrics.js';
-import { renderGraphiQL } from './http/pages/graphiql.js';
+import { graphiqlOptionsFor, renderGraphiQL } from './http/pages/graphiql.js';
 import { GRAPHIQL_TABS } from './http/pages/graphiql-tabs.js';
 import { usePages } from './http/pages-plugin.js';
 import { createRateLimiter } from './http/rate-limit.js';
@@ -62,7 +62,7 @@ export function createApp(services: Services, config: Config, logger: Logger, op
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     landingPage: false,
-    graphiql: config.graphiql ? { title: 'Marketplace GraphQL', defaultTabs: GRAPHIQL_TABS } : false,
+    graphiql: config.graphiql ? graphiqlOptionsFor({ title: 'Marketplace GraphQL', defaultTabs: GRAPHIQL_TABS }) : false,
     renderGraphiQL,
     // A server fault is logged once by yoga (at error, with its stack); the client sees INTERNAL.
     maskedErrors: { maskError },

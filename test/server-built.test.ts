@@ -101,6 +101,12 @@ describe(`the built service (${backendName})`, () => {
     expect(ide.status).toBe(200);
     expect(await ide.text()).toContain('GraphiQL');
     expect((await fetch(`${base}/metrics`)).status).toBe(200);
+
+    // A collection page and the files it loads (uPlot from node_modules, the page scripts from src/).
+    const collectionPage = await (await fetch(`${base}/collections/${DEMO_COLLECTION}`)).text();
+    const assets = [...collectionPage.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.length).toBe(5);
+    for (const asset of assets) expect([asset, (await fetch(base + asset)).status]).toEqual([asset, 200]);
     await stop(server);
   });
 

@@ -1,16 +1,23 @@
-// A yoga plugin serving the pages for people: the landing page at `/`, the OpenAPI document of
+// A yoga plugin serving the pages for people: the landing page at `/`, a page per collection at
+// /collections/<address> with the files they load under /assets/, the OpenAPI document of
 // /api/v1 and its Swagger UI reference page with its assets. Everything is served by this
 // process from installed packages: nothing is loaded from a CDN.
 import type { Plugin } from 'graphql-yoga';
+import { normalizeAddress } from '../domain/address.js';
+import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
 import { API_PREFIX } from '../rest/routes.js';
 import { servedOpenApiJson } from '../rest/openapi/openapi-document.js';
 import type { Services } from '../services/index.js';
 import type { MarketplaceOverview } from '../services/overview.js';
+import { chartSelection, renderCollectionPage, renderNotFoundPage } from './pages/collection-page.js';
 import { renderLandingPage } from './pages/landing-page.js';
+import { ASSETS_PREFIX, assetResponse } from './pages/page-assets.js';
+import { pageResponse } from './pages/page-html.js';
 import { renderRestDocsPage, restDocsAsset } from './pages/rest-docs.js';
 
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 export const REST_DOCS_PATH = `${API_PREFIX}/docs`;
+export const COLLECTION_PAGES_PATH = '/collections/';
 
 const html = (body: string) => new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8' } });
 
@@ -35,13 +42,23 @@ export function usePages(opts: Options): Plugin {
     }
     return overviewCache.value;
   };
-  const serve = async (path: string): Promise<Response | null> => {
+  const links = { graphql: opts.graphqlEndpoint, graphiql: opts.graphiql ? opts.graphqlEndpoint : null };
+  const collectionPage = async (rest: string, search: URLSearchParams): Promise<Response> => {
+    const address = normalizeAddress(rest);
+    if (!address) return pageResponse(renderNotFoundPage(`${rest.slice(0, 100)} is not an address: 0x followed by 40 hexadecimal digits`), 404);
+    const collection = await opts.services.collections.getCollection(address);
+    if (!collection) return pageResponse(renderNotFoundPage(`No collection is known at ${address}`), 404);
+    return pageResponse(renderCollectionPage({ address, name: collection.name ?? DEFAULT_COLLECTION_NAME }, chartSelection(search), links));
+  };
+  const serve = async (path: string, search: URLSearchParams): Promise<Response | null> => {
+    if (path.startsWith(COLLECTION_PAGES_PATH)) return collectionPage(path.slice(COLLECTION_PAGES_PATH.length), search);
+    if (path.startsWith(ASSETS_PREFIX)) return assetResponse(path);
     if (path === '/') {
       const figures = await overview();
-      return html(
+      return pageResponse(
         renderLandingPage(
           figures,
-          { graphql: opts.graphqlEndpoint, graphiql: opts.graphiql ? opts.graphqlEndpoint : null, restDocs: REST_DOCS_PATH, openapi: OPENAPI_PATH },
+          { ...links, restDocs: REST_DOCS_PATH, openapi: OPENAPI_PATH },
           opts.chainName,
         ),
       );
@@ -54,7 +71,7 @@ export function usePages(opts: Options): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      const response = await serve(url.pathname);
+      const response = await serve(url.pathname, url.searchParams);
       if (!response) return;
       endResponse(response);
     },

@@ -1,12 +1,15 @@
 // The pages for people, in a real headless Chromium (Debian's package) against the service
 // listening on a free port with the demo marketplace: nothing is fetched from outside this
-// service, GraphiQL renders and runs its example query, the landing page shows live figures,
+// service, GraphiQL renders and runs its example query, the landing page shows live figures and
+// floor sparklines, a collection page draws the API's series and opens its queries in GraphiQL,
 // the REST reference renders the OpenAPI document. The screenshots go to docs/.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/db/seed-demo.js';
+import { DEMO_COLLECTION } from '../../src/http/pages/demo-addresses.js';
+import { PAGE_QUERIES, PANEL_ROWS } from '../../src/http/pages/page-queries.js';
 import { ROUTES } from '../../src/rest/routes.js';
 import { chromiumInstalled, launchChromium } from '../helpers/chromium.js';
 import { titled } from '../helpers/skip-reasons.js';
@@ -21,6 +24,8 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
   let base: string;
   /** every request the pages made to another host (must stay empty: no CDN) */
   const outside: string[] = [];
+  /** every Content-Security-Policy refusal on the pages (must stay empty) */
+  const refused: string[] = [];
 
   beforeAll(async () => {
     app = await startTestApp({}, { now: new Date() });
@@ -37,9 +42,10 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
     await app?.close();
   });
 
+  /** A page in a context of its own, whose requests (pop-ups' included) are watched. */
   async function open(path: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.route('**/*', (route) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.route('**/*', (route) => {
       const url = new URL(route.request().url());
       if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== base) {
         outside.push(url.href);
@@ -47,9 +53,36 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
       }
       return route.continue();
     });
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP refused ${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (/CSP refused|Content Security Policy/.test(m.text())) refused.push(m.text());
+    });
+    page.on('close', () => void context.close());
     await page.goto(base + path, { waitUntil: 'load' });
     return page;
   }
+
+  /** What the API answers for a series query, as the charts draw it: ETH as numbers, null floors as gaps. */
+  async function apiSeries(variables: Record<string, unknown>) {
+    const r = await app.gql<any>(PAGE_QUERIES.collectionSeries, variables);
+    expect(r.errors).toBeUndefined();
+    const points: { start: number; floorPrice: string | null; volume: string; salesCount: number }[] = r.data.collection.series;
+    const eth = (wei: string | null) => (wei === null ? null : Number(wei) / 1e18);
+    return {
+      floor: [points.map((p) => p.start), points.map((p) => eth(p.floorPrice))],
+      volume: [points.map((p) => p.start), points.map((p) => eth(p.volume)), points.map((p) => p.salesCount)],
+    };
+  }
+
+  /** The drawn charts: the uPlot instances' data and the variables of the query behind them. */
+  const drawnCharts = (page: Page) =>
+    page.evaluate(() => {
+      const c = (window as any).pageCharts;
+      return { variables: c.variables, floor: c.floor.data, volume: c.volume.data };
+    });
 
   it('GraphiQL renders offline with the example tabs, runs a query and shows the result', async () => {
     const page = await open('/graphql');
@@ -76,12 +109,109 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
     expect(await page.locator('#figure-collections b').innerText()).toBe(overview.collections.toLocaleString('en-US'));
     expect(await page.locator('#figure-valid-orders b').innerText()).toBe(overview.validOrders.toLocaleString('en-US'));
     expect(await page.locator('#figure-indexer').innerText()).toContain('not running');
+    await page.locator('html[data-charts]').waitFor({ timeout: 30_000 });
     await page.screenshot({ path: `${DOCS}landing-page.png`, fullPage: true });
     await page.locator('#link-graphiql').click();
     await page.locator('.graphiql-execute-button').waitFor({ timeout: 30_000 });
     expect(new URL(page.url()).pathname).toBe('/graphql');
     await page.close();
     expect(outside).toEqual([]);
+  });
+
+  it('the landing page ranks the top collections by 24h volume with the API\'s floor as sparklines', async () => {
+    const page = await open('/');
+    await page.locator('html[data-charts]').waitFor({ timeout: 30_000 });
+    const drawn = await page.evaluate(() => {
+      const c = (window as any).pageCharts;
+      return { variables: c.variables, sparklines: Object.fromEntries(Object.entries(c.sparklines).map(([a, u]: [string, any]) => [a, u.data])) };
+    });
+    const api = await app.gql<any>(PAGE_QUERIES.topCollections, drawn.variables);
+    expect(api.errors).toBeUndefined();
+    const nodes: { name: string; address: string; series: { start: number; floorPrice: string | null }[] }[] = api.data.collections.edges.map((e: any) => e.node);
+    expect(nodes.length).toBeGreaterThan(1);
+    expect(Object.keys(drawn.sparklines).sort()).toEqual(nodes.map((n) => n.address).sort());
+    for (const n of nodes) {
+      expect(drawn.sparklines[n.address]).toEqual([n.series.map((p) => p.start), n.series.map((p) => (p.floorPrice === null ? null : Number(p.floorPrice) / 1e18))]);
+    }
+    // drawn, not only computed: at least one floor in the week
+    expect(nodes.some((n) => n.series.some((p) => p.floorPrice !== null))).toBe(true);
+    const links = page.locator('#top-collections tbody a');
+    expect(await links.allInnerTexts()).toEqual(nodes.map((n) => n.name));
+    await links.first().click();
+    await page.locator('html[data-charts]').waitFor({ timeout: 30_000 });
+    expect(new URL(page.url()).pathname).toBe(`/collections/${nodes[0]!.address}`);
+    await page.close();
+    expect(outside).toEqual([]);
+    expect(refused).toEqual([]);
+  });
+
+  it('a collection page draws the API\'s floor and volume series and fills every panel', async () => {
+    const page = await open(`/collections/${DEMO_COLLECTION}?range=7d&resolution=HOUR`);
+    await page.locator('html[data-panels="done"]').waitFor({ timeout: 30_000 });
+    const drawn = await drawnCharts(page);
+    expect(drawn.variables).toMatchObject({ address: DEMO_COLLECTION, resolution: 'HOUR' });
+    expect(drawn.variables.to - drawn.variables.from).toBe(7 * 86_400);
+    const api = await apiSeries(drawn.variables);
+    expect(drawn.floor).toEqual(api.floor);
+    expect(drawn.volume).toEqual(api.volume);
+    expect(api.floor[0]).toHaveLength(7 * 24);
+    expect(api.volume[1]!.some((v) => (v as number) > 0)).toBe(true);
+    // the other panels, from their own queries
+    const stats = (await app.gql<any>(PAGE_QUERIES.collectionStats, { address: DEMO_COLLECTION })).data.collection.stats;
+    expect(await page.locator('#stat-floor b').innerText()).toBe(`${Number(stats.floorPriceEth).toLocaleString('en-US', { maximumFractionDigits: 4 })} ETH`);
+    const depth = (await app.gql<any>(PAGE_QUERIES.collectionDepth, { address: DEMO_COLLECTION, levels: PANEL_ROWS })).data.collection;
+    expect(await page.locator('#depth-asks tbody tr').count()).toBe(depth.asks.levels.length);
+    expect(await page.locator('#depth-bids tbody tr').count()).toBe(depth.bids.levels.length);
+    expect(depth.asks.levels.length).toBeGreaterThan(0);
+    expect(await page.locator('#activity tbody tr').count()).toBe(PANEL_ROWS);
+    expect(await page.locator('#sales tbody tr').count()).toBe(PANEL_ROWS);
+    expect(await page.locator('.error').count()).toBe(0);
+    await page.screenshot({ path: `${DOCS}collection-page.png`, fullPage: true });
+
+    // another range redraws in place, from the API again; 90 days are drawn by day
+    await page.locator('#chart-controls [data-range="90d"]').click();
+    await page.locator('html[data-charts="2"]').waitFor({ timeout: 30_000 });
+    const wider = await drawnCharts(page);
+    expect(wider.variables).toMatchObject({ resolution: 'DAY' });
+    expect(wider.variables.to - wider.variables.from).toBe(90 * 86_400);
+    expect(wider.floor).toEqual((await apiSeries(wider.variables)).floor);
+    expect(new URL(page.url()).search).toBe('?range=90d&resolution=DAY');
+    await page.close();
+    expect(outside).toEqual([]);
+    expect(refused).toEqual([]);
+  });
+
+  it('a collection page opens a panel\'s query with its variables in GraphiQL, in a new tab', async () => {
+    const page = await open(`/collections/${DEMO_COLLECTION}`);
+    await page.locator('html[data-charts]').waitFor({ timeout: 30_000 });
+    const link = page.locator('#panel-floor .graphiql-link');
+    const href = new URL((await link.getAttribute('href'))!, base);
+    expect(href.searchParams.get('query')).toBe(PAGE_QUERIES.collectionSeries);
+    expect(JSON.parse(href.searchParams.get('variables')!)).toEqual((await drawnCharts(page)).variables);
+    const [graphiql] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    await graphiql.locator('.graphiql-execute-button').waitFor({ timeout: 30_000 });
+    await graphiql.locator('.graphiql-execute-button').click();
+    const responseText = async () => (await graphiql.locator('.graphiql-response').innerText()).replace(/\s/g, '');
+    await expect.poll(responseText, { timeout: 30_000 }).toContain('"series":[{"start":');
+    expect(await responseText()).not.toContain('"errors"');
+    await page.close();
+    expect(outside).toEqual([]);
+  });
+
+  it('prints how long a collection page takes to show its charts', async () => {
+    const times: string[] = [];
+    for (const run of ['first load', 'cached assets']) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      for (let i = 0; i < (run === 'first load' ? 1 : 2); i++) {
+        await page.goto(`${base}/collections/${DEMO_COLLECTION}`);
+        await page.locator('html[data-charts]').waitFor({ timeout: 30_000 });
+      }
+      const ms = await page.evaluate(() => performance.getEntriesByName('charts-drawn')[0]!.startTime);
+      times.push(`${run}: ${ms.toFixed(0)} ms`);
+      await context.close();
+    }
+    console.log(`collection page, navigation to charts drawn (demo data): ${times.join(', ')}`);
   });
 
   it('the REST reference renders every route of the OpenAPI document', async () => {

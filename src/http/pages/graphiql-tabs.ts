@@ -1,6 +1,11 @@
 // The tabs GraphiQL opens with (when the browser has no saved tabs): one question per tab that
-// an analyst or frontend developer asks first, answerable on the demo data.
+// an analyst or frontend developer asks first, answerable on the demo data. A tab about one
+// collection names its page with charts; ORIGIN becomes this service's origin when GraphiQL is
+// served (./graphiql.ts), since the editor makes only absolute URLs clickable.
 import { DEMO_COLLECTION } from './demo-addresses.js';
+
+export const ORIGIN = '{origin}';
+const pageOf = (address: string) => `${ORIGIN}/collections/${address}`;
 
 export const GRAPHIQL_TABS: { query: string; variables?: string }[] = [
   {
@@ -23,6 +28,7 @@ query CheapestListings {
   },
   {
     query: `# One collection page: the collection, its statistics and its cheapest listings.
+# With charts (Ctrl+click): ${pageOf(DEMO_COLLECTION)}
 query CollectionPage($address: Address!) {
   collection(address: $address) {
     name
@@ -39,6 +45,7 @@ query CollectionPage($address: Address!) {
   {
     query: `# Discovery: the collections with the most volume in the last 24 hours, their top bid,
 # how many tokens are listed, and their daily volume, sales and floor over the last week.
+# Each collection has a page with charts: ${pageOf('<address>')}
 query TopCollections($since: UnixTime!) {
   collections(orderBy: VOLUME_24H, first: 5) {
     totalCount
@@ -59,6 +66,7 @@ query TopCollections($since: UnixTime!) {
   },
   {
     query: `# The latest sales of one collection (from/to: unix seconds; to is exclusive).
+# Its page with charts (Ctrl+click): ${pageOf(DEMO_COLLECTION)}
 query LatestSales($collection: Address!) {
   sales(collection: $collection, first: 10) {
     totalCount

@@ -1,7 +1,13 @@
-// The page at `/`: what this service is, where to go next, and live figures from the database.
+// The page at `/`: what this service is, where to go next, live figures from the database, and
+// the top collections by 24h volume with floor sparklines, filled by ./browser/landing-page.js
+// from the public GraphQL API.
 import type { MarketplaceOverview } from '../../services/overview.js';
+import { assetUrl } from './page-assets.js';
+import { escapeHtml as escape, inertJson } from './page-html.js';
+import { PAGE_QUERIES } from './page-queries.js';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** How many collections the landing page ranks. */
+export const TOP_COLLECTIONS = 10;
 const count = (n: number) => n.toLocaleString('en-US');
 
 export interface LandingLinks {
@@ -21,20 +27,19 @@ export function renderLandingPage(o: MarketplaceOverview, links: LandingLinks, c
   const graphiql = links.graphiql
     ? `<li><a id="link-graphiql" href="${escape(links.graphiql)}">GraphiQL</a>: explore the GraphQL API in the browser, with example queries</li>`
     : `<li>GraphQL at <code>${escape(links.graphql)}</code> (GraphiQL is off: <code>GRAPHIQL=false</code>)</li>`;
+  const config = { graphql: links.graphql, graphiql: links.graphiql, topCollections: TOP_COLLECTIONS, queries: { topCollections: PAGE_QUERIES.topCollections } };
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Marketplace gateway</title>
-<style>
-  body { font: 16px/1.5 system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; color: #1d1d1f; }
-  h1 { font-size: 1.6rem; margin-bottom: .2rem; }
-  .figures { display: flex; gap: 1rem; flex-wrap: wrap; margin: 1.5rem 0; }
-  .figure { border: 1px solid #ddd; border-radius: 8px; padding: .8rem 1rem; min-width: 9rem; }
-  .figure b { display: block; font-size: 1.6rem; }
-  code { background: #f4f4f6; padding: 0 .25rem; border-radius: 4px; }
-</style>
+<link rel="stylesheet" href="${assetUrl('uPlot.min.css')}">
+<link rel="stylesheet" href="${assetUrl('pages.css')}">
+<script type="application/json" id="page-config">${inertJson(config)}</script>
+<script src="${assetUrl('uPlot.iife.min.js')}" defer></script>
+<script src="${assetUrl('page-api.js')}" defer></script>
+<script src="${assetUrl('landing-page.js')}" defer></script>
 </head>
 <body>
 <h1>Marketplace gateway</h1>
@@ -52,6 +57,13 @@ LooksRare v1 compatible REST API.</p>
   <li><a id="link-rest-docs" href="${escape(links.restDocs)}">REST API v1 reference</a> (<a href="${escape(links.openapi)}">OpenAPI 3.1 document</a>)</li>
   <li><a href="/metrics">Prometheus metrics</a>, <a href="/healthz">liveness</a>, <a href="/readyz">readiness</a></li>
 </ul>
+<section class="panel" id="panel-top-collections">
+  <h2>Top collections by 24h volume <a class="graphiql-link" hidden target="_blank" rel="noopener">open in GraphiQL</a></h2>
+  <table id="top-collections">
+    <thead><tr><th>Collection</th><th>Volume 24h (ETH)</th><th>Change</th><th>Floor (ETH)</th><th>Floor, 7 days</th></tr></thead>
+    <tbody><tr><td colspan="5" class="muted">Loading…</td></tr></tbody>
+  </table>
+</section>
 </body>
 </html>
 `;
