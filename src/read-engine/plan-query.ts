@@ -24,6 +24,7 @@ import {
 } from './json-sql.js';
 import { READ_TYPES, typenameJson, type ReadTypeName } from './read-types.js';
 import { collectFields, subSelections, type SelectionScope } from './selection.js';
+import { planAccount } from './account-reads.js';
 import { planToken, planTokens } from './token-reads.js';
 import { planListingRewards } from './listing-reward-reads.js';
 
@@ -56,6 +57,8 @@ export interface Page {
   cursor: string;
   /** conditions that every given cursor names a known row */
   guards: string[];
+  /** fields of the connection beyond totalCount, edges and pageInfo, as JSON SQL (AccountHoldingConnection's totals) */
+  extra?: Record<string, string>;
 }
 
 /** Thrown where a selection has no SQL rendering: its root field is left to the resolvers. */
@@ -150,7 +153,7 @@ export class QueryPlan {
         parts.push({ key, sql: decl.nullable ? `COALESCE((SELECT ${orUnrenderable(inner)} ${from}), 'null')` : `(SELECT ${inner} ${from})` });
       } else {
         const args = this.args(gqlType.getFields()[name]!, fieldNodes[0]!);
-        parts.push({ key, sql: this.orderConnection(fieldNodes, args, decl.pin.bind(null, t)) });
+        parts.push({ key, sql: this.orderConnection(fieldNodes, args, decl.pin.bind(null, t), decl.pins) });
       }
     }
     return jsonObjectSql(parts);
@@ -161,9 +164,9 @@ export class QueryPlan {
     return `${ISLAND_MARK_SQL} || '${index}' || ${ISLAND_SEPARATOR_SQL} || ${keySql} || ${ISLAND_MARK_SQL}`;
   }
 
-  /** An order connection (Query.orders, Collection.orders, pinned to its collection). */
-  orderConnection(nodes: readonly FieldNode[], args: Record<string, unknown>, pin?: (o: string) => string): string {
-    return this.connection(nodes, this.orderPage(orderQueryOf(args, pin !== undefined), pin));
+  /** An order connection (Query.orders, Collection.orders, pinned to its collection, Account.orders, to its signer). */
+  orderConnection(nodes: readonly FieldNode[], args: Record<string, unknown>, pin?: (o: string) => string, pins: 'collection' | 'signer' = 'collection'): string {
+    return this.connection(nodes, this.orderPage(orderQueryOf(args, pin !== undefined, pins), pin));
   }
 
   /** The orders of one page as a JSON array (the REST list): `[<order>,...]`. */
@@ -284,6 +287,7 @@ export class QueryPlan {
     for (const [key, fieldNodes] of collectFields(subSelections(nodes), `${type}Connection`, this.scope)) {
       const name = fieldNodes[0]!.name.value;
       if (name === '__typename') parts.push({ key, sql: typenameJson(`${type}Connection`) });
+      else if (page.extra && Object.hasOwn(page.extra, name)) parts.push({ key, sql: page.extra[name]! });
       else if (name === 'totalCount') parts.push({ key, sql: `(SELECT count(*) FROM ${page.table} ${o} ${whereSql(page.counted)})::text` });
       else if (name === 'edges') {
         const agg = `e${aggregates.size}`;
@@ -336,19 +340,40 @@ export class QueryPlan {
   }
 
   /**
-   * Collections ranked (Query.collections): the ranking service gives the page's addresses, in
-   * order, with hasNextPage and totalCount (src/services/collection-discovery.ts); the rows render
-   * here. Same arguments and errors as the resolver (src/schema/discovery.ts).
+   * Collections ranked (Query.collections), same arguments and errors as the resolver
+   * (src/schema/discovery.ts). By a volume or the floor the ranking is a sub-select of this
+   * statement (src/services/collection-discovery.ts rankedPageQuery): the page's addresses, in
+   * order, with hasNextPage and totalCount; an unknown cursor leaves the field to the resolver,
+   * which raises INVALID_CURSOR. By name or change the ranking service runs first and the page's
+   * addresses become a parameter. The rows render here either way.
    */
   async collectionConnection(nodes: readonly FieldNode[], args: Record<string, unknown>, ctx: Context): Promise<string> {
     if (args.last != null || args.before != null) return notRenderable('backward collections');
     const first = (args.first as number | null | undefined) ?? 20;
     if (!Number.isInteger(first) || first < 1 || first > 150) return notRenderable('page size');
-    const ranked = await ctx.services.collectionDiscovery
-      .rankCollectionPage({ filter: (args.filter ?? {}) as CollectionFilter, orderBy: (args.orderBy ?? 'NAME') as CollectionOrder, first, after: args.after as string | null })
-      .catch((e) => notRenderable(`ranking: ${e.message}`));
+    const q = { filter: (args.filter ?? {}) as CollectionFilter, orderBy: (args.orderBy ?? 'NAME') as CollectionOrder, first, after: args.after as string | null };
+    const discovery = ctx.services.collectionDiscovery;
     const c = this.alias('c');
-    const rows = `unnest(${this.params.add(ranked.addresses, '::text[]')}) WITH ORDINALITY AS ${c}_(address, i) JOIN collections ${c} ON ${c}.address = ${c}_.address`;
+    const rk = `${c}_rank`;
+    const rankSql = discovery.rankedPageQuery(q, (v) => this.params.add(v), this.now);
+    let source: { addresses: string; totalCount: string; hasNextPage: string; wrap: (sql: string) => string };
+    if (rankSql !== null) {
+      source = {
+        addresses: `${rk}.addresses[1:${first}]`,
+        totalCount: `${rk}.total::text`,
+        hasNextPage: `CASE WHEN cardinality(${rk}.addresses) > ${first} THEN 'true' ELSE 'false' END`,
+        wrap: (sql) => `(SELECT CASE WHEN ${rk}.found THEN ${sql} END FROM (${rankSql}) ${rk})`,
+      };
+    } else {
+      const ranked = await discovery.rankCollectionPage(q).catch((e) => notRenderable(`ranking: ${e.message}`));
+      source = {
+        addresses: this.params.add(ranked.addresses, '::text[]'),
+        totalCount: `'${ranked.totalCount}'`,
+        hasNextPage: jsonFlag(ranked.hasNextPage),
+        wrap: (sql) => sql,
+      };
+    }
+    const rows = `unnest(${source.addresses}) WITH ORDINALITY AS ${c}_(address, i) JOIN collections ${c} ON ${c}.address = ${c}_.address`;
     const aggregates = new Map<string, string>();
     const parts: { key: string; sql: string }[] = [];
     const edgeFields = (fieldNodes: readonly FieldNode[]) => {
@@ -365,7 +390,7 @@ export class QueryPlan {
     for (const [key, fieldNodes] of collectFields(subSelections(nodes), 'CollectionConnection', this.scope)) {
       const name = fieldNodes[0]!.name.value;
       if (name === '__typename') parts.push({ key, sql: typenameJson('CollectionConnection') });
-      else if (name === 'totalCount') parts.push({ key, sql: `'${ranked.totalCount}'` });
+      else if (name === 'totalCount') parts.push({ key, sql: source.totalCount });
       else if (name === 'edges') {
         const agg = `e${aggregates.size}`;
         aggregates.set(agg, `COALESCE(string_agg(${orUnrenderable(edgeFields(fieldNodes))}, ',' ORDER BY ${c}_.i), '')`);
@@ -375,7 +400,7 @@ export class QueryPlan {
         for (const [infoKey, infoNodes] of collectFields(subSelections(fieldNodes), 'PageInfo', this.scope)) {
           const infoName = infoNodes[0]!.name.value;
           if (infoName === '__typename') info.push({ key: infoKey, sql: typenameJson('PageInfo') });
-          else if (infoName === 'hasNextPage') info.push({ key: infoKey, sql: jsonFlag(ranked.hasNextPage) });
+          else if (infoName === 'hasNextPage') info.push({ key: infoKey, sql: source.hasNextPage });
           else if (infoName === 'hasPreviousPage') info.push({ key: infoKey, sql: jsonFlag(args.after != null) });
           else if (infoName === 'startCursor' || infoName === 'endCursor') {
             aggregates.set(infoName, `(array_agg(${c}.address ORDER BY ${c}_.i${infoName === 'endCursor' ? ' DESC' : ''}))[1]`);
@@ -386,7 +411,7 @@ export class QueryPlan {
       } else notRenderable(`CollectionConnection.${name}`);
     }
     aggregates.set('rows', 'count(*)');
-    return `(SELECT ${jsonObjectSql(parts)} FROM (SELECT ${[...aggregates].map(([k, v]) => `${v} AS ${k}`).join(', ')} FROM ${rows}) p)`;
+    return source.wrap(`(SELECT ${jsonObjectSql(parts)} FROM (SELECT ${[...aggregates].map(([k, v]) => `${v} AS ${k}`).join(', ')} FROM ${rows}) p)`);
   }
 
   /** One row of a read type by its key, or null (`COALESCE(..., 'null')`). */
@@ -402,10 +427,13 @@ const reverse = (order: string) => order.split(', ').map((k) => (k.endsWith(' DE
 const jsonFlag = (b: boolean) => (b ? `'true'` : `'false'`);
 const whereSql = (and: readonly string[]) => (and.length ? `WHERE ${and.join(' AND ')}` : '');
 
-/** The connection's arguments parsed as the resolver parses them (a pinned connection ignores filter.collection). */
-function orderQueryOf(args: Record<string, unknown>, pinned: boolean): OrderQuery {
-  // the pin's own predicate replaces the collection filter: an empty pin leaves `filter.collection` unset
-  const parsed = parseOrderConnectionArgs(args, pinned ? '' : undefined);
+/** The connection's arguments parsed as the resolver parses them (a pinned connection ignores the filter it pins). */
+function orderQueryOf(args: Record<string, unknown>, pinned: boolean, pins: 'collection' | 'signer'): OrderQuery {
+  // the pin's own predicate replaces the filter it pins: an empty value leaves it unset
+  const parsed =
+    pinned && pins === 'signer'
+      ? parseOrderConnectionArgs({ ...args, filter: { ...((args.filter ?? {}) as object), signer: '' } })
+      : parseOrderConnectionArgs(args, pinned ? '' : undefined);
   return parsed.ok ? parsed.value : notRenderable('order query');
 }
 
@@ -422,6 +450,7 @@ const ROOT_FIELDS: Record<string, RootPlanner> = {
   collections: (plan, nodes, args, ctx) => plan.collectionConnection(nodes, args, ctx),
   token: planToken,
   tokens: planTokens,
+  account: planAccount,
   listingRewards: planListingRewards,
 };
 

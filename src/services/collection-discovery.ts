@@ -41,21 +41,29 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
   const { prisma } = deps.db;
   const { rankingKeys } = createRankingKeys(deps);
 
-  /** A ranking by a volume or the floor, in one statement (ranking-keys.ts); null: not one of those. */
-  async function rankInSql(q: CollectionQuery): Promise<RankedPage | null> {
+  /**
+   * A ranking by a volume or the floor as one SELECT of `total`, `found` (the cursor names a
+   * collection of the list) and `addresses` (the page and one more, for hasNextPage), its values
+   * added through `add`; null where JavaScript ranks. The read engine puts it inside the page's
+   * own statement (src/read-engine/plan-query.ts); rankInSql runs it alone.
+   */
+  function rankedPageQuery(q: CollectionQuery, add: (v: unknown) => string, now: Date): string | null {
     const order = q.orderBy;
     // a name filter is Prisma's case-insensitive contains; NAME and CHANGE_24H rank in JavaScript
     if ((order !== 'VOLUME_24H' && order !== 'VOLUME_7D' && order !== 'FLOOR') || q.filter.nameContains) return null;
-    const nowMs = deps.now().getTime();
-    const params: unknown[] =
-      order === 'FLOOR'
-        ? [Math.floor(nowMs / 1000)]
-        : windowParams(nowMs - (order === 'VOLUME_24H' ? 1 : 7) * DAY_MS, nowMs);
-    const add = (v: unknown) => `$${params.push(v)}`;
+    const nowMs = now.getTime();
+    const clock = (order === 'FLOOR' ? [Math.floor(nowMs / 1000)] : windowParams(nowMs - (order === 'VOLUME_24H' ? 1 : 7) * DAY_MS, nowMs)).map(add);
     const where = ['true'];
     if (q.filter.type) where.push(`c.type = ${add(q.filter.type)}::"CollectionType"`);
     if (q.filter.isVerified != null) where.push(`c.is_verified = ${add(q.filter.isVerified)}`);
-    const sql = rankedPageSql(order, where.join(' AND '), add(q.first + 1), q.after ? add(q.after) : null, deps.network.strategies.standardSale);
+    return rankedPageSql(order, clock, where.join(' AND '), add(q.first + 1), q.after ? add(q.after) : null, deps.network.strategies.standardSale);
+  }
+
+  /** A ranking by a volume or the floor, in one statement (ranking-keys.ts); null: not one of those. */
+  async function rankInSql(q: CollectionQuery): Promise<RankedPage | null> {
+    const params: unknown[] = [];
+    const sql = rankedPageQuery(q, (v) => `$${params.push(v)}`, deps.now());
+    if (sql === null) return null;
     const [row] = await readDb(deps).sql.query<{ total: number; found: boolean; addresses: string[] }>(sql, params);
     if (!row!.found) throw new ServiceError('INVALID_CURSOR', `after: ${q.after} is not the address of a collection in this list`);
     return { addresses: row!.addresses.slice(0, q.first), hasNextPage: row!.addresses.length > q.first, totalCount: row!.total };
@@ -94,5 +102,5 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
     return { collections: addresses.flatMap((a) => byAddress.get(a) ?? []), hasNextPage, totalCount };
   }
 
-  return { rankCollectionPage, listCollections, rankInJs };
+  return { rankCollectionPage, rankedPageQuery, listCollections, rankInJs };
 }

@@ -17,22 +17,23 @@ const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
 
-const WINDOW_VOLUME_SQL = `
+/** The volume of every collection with sales in the window; `w`: windowParams' six values as placeholders. */
+const windowVolumeSql = (w: readonly string[]) => `
 SELECT address, SUM(v)::text AS volume FROM (
   SELECT d.collection_address AS address, d.volume AS v FROM sale_day_buckets d
-   WHERE d.day_start >= $2::timestamptz AND d.day_start < $5::timestamptz
+   WHERE d.day_start >= ${w[1]}::timestamptz AND d.day_start < ${w[4]}::timestamptz
   UNION ALL
   SELECT h.collection_address, h.volume FROM sale_buckets h
-   WHERE h.bucket_start >= $5::timestamptz AND h.bucket_start < $6::timestamptz
+   WHERE h.bucket_start >= ${w[4]}::timestamptz AND h.bucket_start < ${w[5]}::timestamptz
   UNION ALL
   SELECT s.collection_address, s.price FROM sales s
-   WHERE s.timestamp >= $6::timestamptz AND s.timestamp <= $4::timestamptz
+   WHERE s.timestamp >= ${w[5]}::timestamptz AND s.timestamp <= ${w[3]}::timestamptz
   UNION ALL
   SELECT h.collection_address, -h.volume FROM sale_buckets h
-   WHERE h.bucket_start >= $2::timestamptz AND h.bucket_start < $3::timestamptz
+   WHERE h.bucket_start >= ${w[1]}::timestamptz AND h.bucket_start < ${w[2]}::timestamptz
   UNION ALL
   SELECT s.collection_address, -s.price FROM sales s
-   WHERE s.timestamp >= $3::timestamptz AND s.timestamp <= $1::timestamptz
+   WHERE s.timestamp >= ${w[2]}::timestamptz AND s.timestamp <= ${w[0]}::timestamptz
 ) parts GROUP BY address`;
 
 /** statsFor's floorPrice for every collection that has one: the cheapest live VALID standard listing. */
@@ -47,16 +48,17 @@ SELECT o.collection_address AS address, MIN(o.price)::text AS floor FROM orders 
  * count, in one statement. The order is rankCollections' (src/domain/collection-ranking.ts):
  * volume biggest first (none is 0), floor lowest first and none last, ties on the address by code
  * unit (COLLATE "C", as JavaScript's <). The cursor is the first row, in that order, whose address
- * equals it case-insensitively, as rankCollectionPage's findIndex. Volume: $1-$6 as
- * WINDOW_VOLUME_SQL. Floor ($1 the clock in seconds): each collection's cheapest live standard listing by one probe of the
- * (collection, side, status, price) index, so it costs per collection, not per live listing.
+ * equals it case-insensitively, as rankCollectionPage's findIndex. `clock`: for a volume, the
+ * placeholders of windowParams' six values; for the floor, of the clock in seconds: each
+ * collection's cheapest live standard listing by one probe of the (collection, side, status,
+ * price) index, so it costs per collection, not per live listing.
  */
-export function rankedPageSql(order: 'VOLUME_24H' | 'VOLUME_7D' | 'FLOOR', where: string, first: string, after: string | null, standardStrategies: readonly string[]): string {
+export function rankedPageSql(order: 'VOLUME_24H' | 'VOLUME_7D' | 'FLOOR', clock: readonly string[], where: string, first: string, after: string | null, standardStrategies: readonly string[]): string {
   const keys =
     order === 'FLOOR'
-      ? `SELECT c.address, ${floorAtSql('c.address', '$1::bigint', standardStrategies)} AS k FROM collections c WHERE ${where}`
+      ? `SELECT c.address, ${floorAtSql('c.address', `${clock[0]}::bigint`, standardStrategies)} AS k FROM collections c WHERE ${where}`
       : `SELECT c.address, COALESCE(v.volume, 0) AS k FROM collections c
-           LEFT JOIN (${WINDOW_VOLUME_SQL.replace('SUM(v)::text AS volume', 'SUM(v) AS volume')}) v ON v.address = c.address
+           LEFT JOIN (${windowVolumeSql(clock).replace('SUM(v)::text AS volume', 'SUM(v) AS volume')}) v ON v.address = c.address
           WHERE ${where}`;
   const ordering = order === 'FLOOR' ? 'm.k ASC NULLS LAST, m.address COLLATE "C"' : 'm.k DESC, m.address COLLATE "C"';
   const later =
@@ -74,7 +76,7 @@ SELECT (SELECT count(*) FROM m)::int AS total,
 /** The ranking fields of one collection; the defaults are statsFor's for a collection with no sales and no listing. */
 export type RankingKeys = Pick<RankedCollection, 'volume24h' | 'volume7d' | 'floorPrice' | 'change24h'>;
 
-/** WINDOW_VOLUME_SQL's parameters for the window (lo, hi]. */
+/** windowVolumeSql's parameters for the window (lo, hi]. */
 export function windowParams(loMs: number, hiMs: number): string[] {
   const iso = (ms: number) => new Date(ms).toISOString();
   return [iso(loMs), iso(floorTo(loMs, DAY_MS)), iso(floorTo(loMs, HOUR_MS)), iso(hiMs), iso(floorTo(hiMs, DAY_MS)), iso(floorTo(hiMs, HOUR_MS))];
@@ -82,7 +84,7 @@ export function windowParams(loMs: number, hiMs: number): string[] {
 
 export function createRankingKeys(deps: ServiceDeps) {
   async function windowVolumes(loMs: number, hiMs: number): Promise<Map<string, bigint>> {
-    const rows = await readDb(deps).sql.query<{ address: string; volume: string }>(WINDOW_VOLUME_SQL, windowParams(loMs, hiMs));
+    const rows = await readDb(deps).sql.query<{ address: string; volume: string }>(windowVolumeSql(['$1', '$2', '$3', '$4', '$5', '$6']), windowParams(loMs, hiMs));
     return new Map(rows.map((r) => [r.address, BigInt(r.volume)]));
   }
 
