@@ -9,6 +9,7 @@ import type { FieldNode } from 'graphql';
 import type { CollectionColumn, OrderColumn } from '../services/order-page-sql.js';
 import type { QueryPlan } from './plan-query.js';
 import { planCollectionStats } from './stats-reads.js';
+import { ACCOUNT_HOLDING_TYPE, ACCOUNT_TYPE } from './account-reads.js';
 import { COLLECTION_DEPTH, TOKEN_TYPE } from './token-reads.js';
 import { LISTING_REWARD_TYPE } from './listing-reward-reads.js';
 import { jsonBoolean, jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
@@ -19,14 +20,14 @@ export type FieldRead<Col extends string> =
   | { kind: 'leaf'; columns: readonly Col[]; json: (t: string, now: () => string) => string }
   /** one object of another read type: the SQL after SELECT ... (`FROM x a WHERE ...`), null allowed or not */
   | { kind: 'object'; type: ReadTypeName; columns: readonly Col[]; from: (t: string, a: string, now: () => string) => string; nullable: boolean }
-  /** an order connection pinned to this row (Collection.orders): a predicate over the orders alias */
-  | { kind: 'orders'; columns: readonly Col[]; pin: (t: string, o: string) => string }
+  /** an order connection pinned to this row (Collection.orders; Account.orders pins the signer): a predicate over the orders alias */
+  | { kind: 'orders'; columns: readonly Col[]; pin: (t: string, o: string) => string; pins?: 'collection' | 'signer' }
   /** rendered by its own planner, with the field's arguments (Collection.depth, Token.owners: ./token-reads.ts) */
   | { kind: 'planned'; columns: readonly Col[]; plan: (p: QueryPlan, nodes: readonly FieldNode[], args: Record<string, unknown>, t: string) => string }
   /** computed by its resolver only; the engine resolves it per parent key (./islands.ts) */
   | { kind: 'resolver'; columns: readonly Col[]; reason: string };
 
-export type ReadTypeName = 'Order' | 'Collection' | 'Sale' | 'MarketEvent' | 'Token' | 'ListingRewardCollection';
+export type ReadTypeName = 'Order' | 'Collection' | 'Sale' | 'MarketEvent' | 'Token' | 'Account' | 'AccountHolding' | 'ListingRewardCollection';
 
 export interface ReadType<Col extends string = string> {
   table: string;
@@ -184,7 +185,7 @@ export const MARKET_EVENT_TYPE: ReadType = {
   },
 };
 
-export const READ_TYPES: Record<ReadTypeName, ReadType> = { Order: ORDER_TYPE, Collection: COLLECTION_TYPE, Sale: SALE_TYPE, MarketEvent: MARKET_EVENT_TYPE, Token: TOKEN_TYPE, ListingRewardCollection: LISTING_REWARD_TYPE };
+export const READ_TYPES: Record<ReadTypeName, ReadType> = { Order: ORDER_TYPE, Collection: COLLECTION_TYPE, Sale: SALE_TYPE, MarketEvent: MARKET_EVENT_TYPE, Token: TOKEN_TYPE, Account: ACCOUNT_TYPE, AccountHolding: ACCOUNT_HOLDING_TYPE, ListingRewardCollection: LISTING_REWARD_TYPE };
 
 /** The GraphQL __typename of a read type, as JSON text. */
 export const typenameJson = (name: string) => jsonLiteral(name);

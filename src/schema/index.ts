@@ -16,6 +16,7 @@ import './discovery.js';
 import './activity.js';
 import './collection-market.js';
 import './token.js';
+import './account.js';
 import './depth.js';
 import './node.js';
 

@@ -6,7 +6,8 @@
 // An id is base64 of `<Type>:<key>` (what Pothos and graphql-relay-js encode), the key being
 // what identifies the object on chain or in the API already: Order:<hash>,
 // Collection:<address>, CollectionStats:<address>, Sale:<txHash>:<logIndex> (a log's place in
-// the chain, which survives re-indexing; the row id would not), Token:<address>:<tokenId>. The read engine renders the same
+// the chain, which survives re-indexing; the row id would not), Token:<address>:<tokenId>,
+// Account:<address>. The read engine renders the same
 // bytes in SQL (jsonGlobalId, src/read-engine/json-sql.ts; the keys in read-types.ts).
 //
 // An id that is not one this API issues answers null, as for an object that no longer exists:
@@ -19,6 +20,7 @@ import { badRequest } from '../domain/errors.js';
 import type { Collection as CollectionRow, Order as OrderRow, Sale as SaleRow } from '../generated/prisma/client.js';
 import type { CollectionStats } from '../services/stats.js';
 import { tokenService, type TokenKey } from '../services/tokens.js';
+import { Account, type AccountKey } from './account.js';
 import { builder } from './builder.js';
 import { Collection } from './collection.js';
 import { CollectionStatsRef } from './collection-stats.js';
@@ -47,6 +49,7 @@ const NODE_KEYS: Record<string, (key: string) => boolean> = {
   // MarketEvent:<id>, the event log's id (src/schema/activity.ts)
   MarketEvent: (key) => EVENT_KEY.test(key) && BigInt(key) <= 2n ** 63n - 1n,
   Token: isTokenKey,
+  Account: isChecksummedAddress,
 };
 
 /** The type and key an id names, or null when this API never issues it (malformed, unknown type, non-canonical). */
@@ -90,6 +93,12 @@ builder.nodeRef(Sale, {
 builder.nodeRef(Token, {
   id: { resolve: (k: TokenKey) => `${k.collectionAddress}:${k.tokenId}` },
   loadMany: (keys, ctx: Context) => keys.map((k) => tokenService(ctx.services.deps).getToken(k.slice(0, 42), k.slice(43))),
+});
+
+// every address has an account: nothing to read
+builder.nodeRef(Account, {
+  id: { resolve: (a: AccountKey) => a.address },
+  loadOne: (address) => ({ address }),
 });
 
 const NodeRef = builder.nodeInterfaceRef();

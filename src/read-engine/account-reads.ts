@@ -1,0 +1,126 @@
+// The read engine's declarations and root planner for accounts (the resolvers they stand for:
+// src/schema/account.ts). An account row is its address alone (`address`); a holding row is a row
+// of holdingRowsSql (src/services/account-sql.ts): collection_address, token_id, balance.
+// This file imports only types from ./read-types.ts and ./plan-query.ts, which import its values.
+import type { FieldNode } from 'graphql';
+import { isOrderHashCursor, parseForwardPage } from '../domain/account-query.js';
+import {
+  bestBidPriceSql,
+  floorPriceSql,
+  holdingAfterSql,
+  holdingCursorSql,
+  holdingOrderSql,
+  holdingRowsSql,
+  holdingTotalsSql,
+  offersAfterSql,
+  offersReceivedOrderSql,
+  offersReceivedSql,
+  parseHoldingCursor,
+} from '../services/account-sql.js';
+import { tokenRowsSql } from '../services/token-sql.js';
+import { jsonGlobalId, jsonNullableString, jsonString, orUnrenderable } from './json-sql.js';
+import type { QueryPlan } from './plan-query.js';
+import type { FieldRead, ReadType } from './read-types.js';
+
+type Planned = Extract<FieldRead<string>, { kind: 'planned' }>['plan'];
+const planned = (plan: Planned): FieldRead<string> => ({ kind: 'planned', columns: [], plan });
+const leaf = (json: (t: string) => string): FieldRead<string> => ({ kind: 'leaf', columns: [], json });
+
+/** The page's size and cursor as the resolver parses them; anything it refuses is left to it. */
+function forwardPage(p: QueryPlan, args: Record<string, unknown>, isCursor: (c: string) => boolean) {
+  const parsed = parseForwardPage(args as { first?: number | null; after?: string | null; last?: number | null; before?: string | null }, isCursor);
+  return parsed.ok ? parsed.value : p.unrenderable('account page arguments');
+}
+
+const offersReceived: Planned = (p, nodes, args, t) => {
+  const q = forwardPage(p, args, isOrderHashCursor);
+  const o = p.alias('o');
+  const counted = [offersReceivedSql(o, p.book, `${t}.address`)];
+  if (args.collection) counted.push(`${o}.collection_address = ${p.params.add(args.collection)}`);
+  const after = q.after === undefined ? undefined : p.params.add(q.after);
+  const order = offersReceivedOrderSql(o);
+  return p.connection(nodes, {
+    type: 'Order',
+    table: 'orders',
+    o,
+    where: after ? [...counted, offersAfterSql(o, after)] : counted,
+    counted,
+    order,
+    listOrder: order,
+    first: q.first,
+    fromEnd: false,
+    hasPrevious: after !== undefined,
+    hasNext: false,
+    cursor: `${o}.hash`,
+    guards: after ? [`EXISTS (SELECT 1 FROM orders WHERE hash = ${after})`] : [],
+  });
+};
+
+const holdings: Planned = (p, nodes, args, t) => {
+  const q = forwardPage(p, args, (c) => parseHoldingCursor(c) !== null);
+  const r = p.alias('r');
+  const rows = holdingRowsSql(`${t}.address`, args.collection ? p.params.add(args.collection) : undefined);
+  const totals = holdingTotalsSql(p.book, rows);
+  const cursor = q.after === undefined ? null : parseHoldingCursor(q.after)!;
+  const order = holdingOrderSql(r);
+  return p.connection(nodes, {
+    type: 'AccountHolding',
+    table: `(${rows})`,
+    o: r,
+    where: cursor ? [holdingAfterSql(r, p.params.add(cursor.collection), p.params.add(cursor.tokenId, '::numeric'))] : [],
+    counted: [],
+    order,
+    listOrder: order,
+    first: q.first,
+    fromEnd: false,
+    hasPrevious: cursor !== null,
+    hasNext: false,
+    cursor: holdingCursorSql(r),
+    guards: [],
+    extra: { valueAtFloor: jsonString(`${totals.atFloor}::text`), valueAtBestBid: jsonString(`${totals.atBestBid}::text`) },
+  });
+};
+
+export const ACCOUNT_TYPE: ReadType = {
+  // rows come from planAccount: the address alone
+  table: 'token_balances',
+  interfaces: ['Node'],
+  fields: {
+    id: leaf((t) => jsonGlobalId('Account', `${t}.address`)),
+    address: leaf((t) => jsonString(`${t}.address`)),
+    orders: { kind: 'orders', columns: [], pin: (t, o) => `${o}.signer = ${t}.address`, pins: 'signer' },
+    offersReceived: planned(offersReceived),
+    holdings: planned(holdings),
+    activity: planned((p, nodes, args, t) => p.activityConnection(nodes, args, (m) => `(${m}.from_address = ${t}.address OR ${m}.to_address = ${t}.address)`)),
+  },
+};
+
+/** A price times the holding's balance, or null without a price. */
+const times = (price: string, t: string) => jsonNullableString(`(${price} * ${t}.balance)::text`);
+
+export const ACCOUNT_HOLDING_TYPE: ReadType = {
+  table: 'token_balances',
+  fields: {
+    // the token's row as Query.token reads it: its best ask found once (src/services/token-sql.ts)
+    token: planned((p, nodes, _args, t) => {
+      const a = p.alias('t');
+      const ask = p.alias('l');
+      const asks = tokenRowsSql(p.book, `${t}.collection_address`, { listed: true, tokenId: `${t}.token_id` });
+      return (
+        `(SELECT ${p.object('Token', nodes, a)} FROM (SELECT ${t}.collection_address, ${t}.token_id, ${ask}.ask_id, ${ask}.ask_price, ${ask}.listed_at ` +
+        `FROM (SELECT 1) ${a}_ LEFT JOIN (${asks}) ${ask} ON true) ${a})`
+      );
+    }),
+    balance: leaf((t) => jsonString(`${t}.balance::text`)),
+    floorPrice: planned((p, _n, _a, t) => jsonNullableString(`${floorPriceSql(p.book, `${t}.collection_address`)}::text`)),
+    valueAtFloor: planned((p, _n, _a, t) => times(floorPriceSql(p.book, `${t}.collection_address`), t)),
+    bestBidPrice: planned((p, _n, _a, t) => jsonNullableString(`${bestBidPriceSql(p.book, `${t}.collection_address`, `${t}.token_id`)}::text`)),
+    valueAtBestBid: planned((p, _n, _a, t) => times(bestBidPriceSql(p.book, `${t}.collection_address`, `${t}.token_id`), t)),
+  },
+};
+
+/** Query.account: every address has one; its row is the address. */
+export function planAccount(p: QueryPlan, nodes: readonly FieldNode[], args: Record<string, unknown>): string {
+  const t = p.alias('a');
+  return `(SELECT ${orUnrenderable(p.object('Account', nodes, t))} FROM (SELECT ${p.params.add(args.address)}::varchar AS address) ${t})`;
+}
