@@ -24,6 +24,7 @@ import {
 } from './json-sql.js';
 import { READ_TYPES, typenameJson, type ReadTypeName } from './read-types.js';
 import { collectFields, subSelections, type SelectionScope } from './selection.js';
+import { planAccount } from './account-reads.js';
 import { planToken, planTokens } from './token-reads.js';
 import { planListingRewards } from './listing-reward-reads.js';
 
@@ -56,6 +57,8 @@ export interface Page {
   cursor: string;
   /** conditions that every given cursor names a known row */
   guards: string[];
+  /** fields of the connection beyond totalCount, edges and pageInfo, as JSON SQL (AccountHoldingConnection's totals) */
+  extra?: Record<string, string>;
 }
 
 /** Thrown where a selection has no SQL rendering: its root field is left to the resolvers. */
@@ -150,7 +153,7 @@ export class QueryPlan {
         parts.push({ key, sql: decl.nullable ? `COALESCE((SELECT ${orUnrenderable(inner)} ${from}), 'null')` : `(SELECT ${inner} ${from})` });
       } else {
         const args = this.args(gqlType.getFields()[name]!, fieldNodes[0]!);
-        parts.push({ key, sql: this.orderConnection(fieldNodes, args, decl.pin.bind(null, t)) });
+        parts.push({ key, sql: this.orderConnection(fieldNodes, args, decl.pin.bind(null, t), decl.pins) });
       }
     }
     return jsonObjectSql(parts);
@@ -161,9 +164,9 @@ export class QueryPlan {
     return `${ISLAND_MARK_SQL} || '${index}' || ${ISLAND_SEPARATOR_SQL} || ${keySql} || ${ISLAND_MARK_SQL}`;
   }
 
-  /** An order connection (Query.orders, Collection.orders, pinned to its collection). */
-  orderConnection(nodes: readonly FieldNode[], args: Record<string, unknown>, pin?: (o: string) => string): string {
-    return this.connection(nodes, this.orderPage(orderQueryOf(args, pin !== undefined), pin));
+  /** An order connection (Query.orders, Collection.orders, pinned to its collection, Account.orders, to its signer). */
+  orderConnection(nodes: readonly FieldNode[], args: Record<string, unknown>, pin?: (o: string) => string, pins: 'collection' | 'signer' = 'collection'): string {
+    return this.connection(nodes, this.orderPage(orderQueryOf(args, pin !== undefined, pins), pin));
   }
 
   /** The orders of one page as a JSON array (the REST list): `[<order>,...]`. */
@@ -284,6 +287,7 @@ export class QueryPlan {
     for (const [key, fieldNodes] of collectFields(subSelections(nodes), `${type}Connection`, this.scope)) {
       const name = fieldNodes[0]!.name.value;
       if (name === '__typename') parts.push({ key, sql: typenameJson(`${type}Connection`) });
+      else if (page.extra && Object.hasOwn(page.extra, name)) parts.push({ key, sql: page.extra[name]! });
       else if (name === 'totalCount') parts.push({ key, sql: `(SELECT count(*) FROM ${page.table} ${o} ${whereSql(page.counted)})::text` });
       else if (name === 'edges') {
         const agg = `e${aggregates.size}`;
@@ -423,10 +427,13 @@ const reverse = (order: string) => order.split(', ').map((k) => (k.endsWith(' DE
 const jsonFlag = (b: boolean) => (b ? `'true'` : `'false'`);
 const whereSql = (and: readonly string[]) => (and.length ? `WHERE ${and.join(' AND ')}` : '');
 
-/** The connection's arguments parsed as the resolver parses them (a pinned connection ignores filter.collection). */
-function orderQueryOf(args: Record<string, unknown>, pinned: boolean): OrderQuery {
-  // the pin's own predicate replaces the collection filter: an empty pin leaves `filter.collection` unset
-  const parsed = parseOrderConnectionArgs(args, pinned ? '' : undefined);
+/** The connection's arguments parsed as the resolver parses them (a pinned connection ignores the filter it pins). */
+function orderQueryOf(args: Record<string, unknown>, pinned: boolean, pins: 'collection' | 'signer'): OrderQuery {
+  // the pin's own predicate replaces the filter it pins: an empty value leaves it unset
+  const parsed =
+    pinned && pins === 'signer'
+      ? parseOrderConnectionArgs({ ...args, filter: { ...((args.filter ?? {}) as object), signer: '' } })
+      : parseOrderConnectionArgs(args, pinned ? '' : undefined);
   return parsed.ok ? parsed.value : notRenderable('order query');
 }
 
@@ -443,6 +450,7 @@ const ROOT_FIELDS: Record<string, RootPlanner> = {
   collections: (plan, nodes, args, ctx) => plan.collectionConnection(nodes, args, ctx),
   token: planToken,
   tokens: planTokens,
+  account: planAccount,
   listingRewards: planListingRewards,
 };
 
