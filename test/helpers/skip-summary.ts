@@ -5,7 +5,7 @@ import { available, SKIP_REASONS, type Requirement } from './skip-reasons.js';
 const WHAT: Record<Requirement, string> = {
   postgres: 'the suite against PostgreSQL and the multi-instance tests',
   redis: 'the cross-instance subscription test',
-  chromium: 'the browser tests (GraphiQL, landing page, REST reference) and their screenshots',
+  chromium: 'the browser tests (GraphiQL, landing page, collection pages, REST reference) and their screenshots',
   sdk: 'the v1 SDK cross-checks',
 };
 
