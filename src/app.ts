@@ -16,6 +16,7 @@ import { waitForDatabase } from './db/wait-for-database.js';
 import type { Logger } from './logger.js';
 import { silentSteps, type StartupSteps } from './startup-steps.js';
 import { createIndexerRuntime, type IndexerRuntime } from './chain/indexer/indexer-state.js';
+import { startEventLogRetention } from './services/event-log-retention.js';
 import { createServices, type Services } from './services/index.js';
 import { createMarketClock, LATEST_BLOCK_SECONDS_SQL, type MarketClock } from './services/market-clock.js';
 import { createSignatureVerifier, type SignatureVerifier } from './services/signature-pool.js';
@@ -167,6 +168,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       opts.timeFloorsEveryMs && !indexerOn
         ? setInterval(() => services.stats.catchUpTimeFloors().catch((err) => logger.warn({ err }, 'floor history catch-up failed')), opts.timeFloorsEveryMs).unref()
         : undefined;
+    const retention = startEventLogRetention(services.deps, logger);
     const verifier = signatures;
     const bus = events;
     const readReplica = replica;
@@ -176,9 +178,15 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       yoga,
       handle,
       rateLimit,
-      endSubscriptions: () => bus.endSubscriptions(),
+      endSubscriptions: async () => {
+        // log streams first: new ones are refused from this moment, open ones end at once
+        await services.eventStream.drain();
+        await bus.endSubscriptions();
+      },
       close: async () => {
         clearInterval(timeFloors);
+        retention?.stop();
+        await services.eventStream.drain();
         await stopIndexer();
         await yoga.dispose(); // plugins' resources (the rate limiter's Redis client)
         await verifier.close();

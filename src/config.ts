@@ -130,6 +130,12 @@ const serving = {
   ),
   HEALTH_CHECK_TIMEOUT_MS: int(1000, 50, 60_000).describe('`/readyz` waits at most this long for each component'),
   SHUTDOWN_TIMEOUT_MS: int(8000, 0, 600_000).describe('on SIGTERM/SIGINT, how long in-flight requests may take to finish before the process exits'),
+  EVENT_STREAM_POLL_MS: int(1000, 20, 60_000).describe(
+    'an open `marketEvents` subscription reads the event log at least this often; new events wake it sooner through the event bus (Redis across instances), so this bounds the delay only while Redis is down or for writes the bus does not announce',
+  ),
+  EVENT_LOG_RETENTION_DAYS: int(0, 0, 36_500).describe(
+    'events older than this many days are pruned from the market event log (in small batches, every few minutes); `0` keeps the whole log, which activity pages and histories need. A subscriber resuming from a pruned event gets `CURSOR_EXPIRED`',
+  ),
 };
 
 const access = {
@@ -411,6 +417,8 @@ function configFrom(e: Env, network: Network) {
     /** Infinity: wait for PostgreSQL as long as it takes */
     databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    /** the market event log as a stream (src/services/market-event-stream.ts) and its retention */
+    eventLog: { streamPollMs: e.EVENT_STREAM_POLL_MS, retentionDays: e.EVENT_LOG_RETENTION_DAYS },
     /** a folder for the embedded database, or 'memory' */
     dataDir: e.DATA_DIR,
     seed: e.SEED,

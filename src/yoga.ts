@@ -8,6 +8,7 @@ import { maskError } from './graphql-errors.js';
 import { registerIndexerGauges } from './http/indexer-metrics.js';
 import { createMetrics } from './http/metrics.js';
 import { useAccessLog } from './http/access-log-plugin.js';
+import { useEventIds } from './http/event-ids-plugin.js';
 import { useGraphqlStatusRule } from './http/graphql-status-plugin.js';
 import { registerServiceMetrics } from './http/service-metrics.js';
 import { graphiqlOptionsFor, renderGraphiQL } from './http/pages/graphiql.js';
@@ -94,6 +95,8 @@ export function createApp(services: Services, config: Config, logger: Logger, op
         labels: { url: false },
       }),
       useGraphqlStatusRule(),
+      // event ids of log subscriptions: extensions.eventId, and `id:` over SSE (Last-Event-ID resumes)
+      useEventIds(),
       // queries answered by one SQL statement returning finished JSON (src/read-engine/)
       useReadEngine(),
       usePages({

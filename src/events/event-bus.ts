@@ -38,14 +38,21 @@ export interface SaleEvent {
   timestamp: string;
 }
 
+/** Something was appended to the market event log: readers of the log read on (the log is the truth, this only wakes them). */
+export interface LogAppended {
+  at: string;
+}
+
 export type Topics = {
   'order-events': [OrderEvent];
   sales: [SaleEvent];
+  'market-log': [LogAppended];
 };
 
 export interface EventBus {
   publishOrderEvent(e: OrderEvent): void;
   publishSale(e: SaleEvent): void;
+  publishLogAppended(e: LogAppended): void;
   subscribe<K extends keyof Topics>(topic: K): AsyncIterable<Topics[K][0]>;
   /** 'redis' or 'memory' */
   transport: string;
@@ -88,6 +95,7 @@ export function createEventBus(opts: { redisUrl?: string; channelPrefix?: string
     delivery: () => delivery(),
     publishOrderEvent: (e) => pubsub.publish(`${prefix}:order-events`, e),
     publishSale: (e) => pubsub.publish(`${prefix}:sales`, e),
+    publishLogAppended: (e) => pubsub.publish(`${prefix}:market-log`, e),
     subscribe: (topic) => eager(pubsub.subscribe(`${prefix}:${topic}`) as AsyncIterable<never>, open),
     endSubscriptions,
     close: async () => {

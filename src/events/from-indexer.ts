@@ -3,6 +3,8 @@ import type { IndexerEvent } from '../chain/indexer/indexer.js';
 import type { EventBus } from './event-bus.js';
 
 export function publishIndexerEvent(bus: EventBus, e: IndexerEvent, now: Date): void {
+  // a rollback appended RETRACTED rows: wake the log's readers (status changes and sales wake them too)
+  if (e.type === 'reorg') bus.publishLogAppended({ at: now.toISOString() });
   if (e.type === 'orderStatusChanged') {
     bus.publishOrderEvent({
       kind: e.newStatus === 'EXECUTED' ? 'EXECUTED' : 'STATUS_CHANGED',

@@ -14,6 +14,7 @@ import './fulfillment.js';
 import './subscriptions.js';
 import './discovery.js';
 import './activity.js';
+import './market-event-stream.js';
 import './collection-market.js';
 import './token.js';
 import './account.js';

@@ -8,6 +8,7 @@ import { createFulfillmentService } from './fulfillment.js';
 import { createHealthService } from './health.js';
 import { createIndexerStatusService } from './indexer-status.js';
 import { createListingRewardsService } from './listing-rewards.js';
+import { createMarketEventStreamService } from './market-event-stream.js';
 import { createNonceService } from './nonces.js';
 import { createOrderService } from './orders.js';
 import { createOrderSubmissionService } from './order-submission.js';
@@ -37,6 +38,7 @@ export function createServices(deps: ServiceDeps) {
     saleHistory: createSaleHistoryService(deps),
     fulfillment: createFulfillmentService(deps),
     activity: createActivityService(deps),
+    eventStream: createMarketEventStreamService(deps),
   };
 }
 

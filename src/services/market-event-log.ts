@@ -70,16 +70,27 @@ export function streamFilterSql(f: MarketEventStreamFilter, p: Params, e: string
   return and;
 }
 
+const comparePositions = (a: LogPosition, b: LogPosition) => {
+  const t = BigInt(a.txId) - BigInt(b.txId);
+  if (t !== 0n) return t < 0n ? -1 : 1;
+  const i = BigInt(a.id) - BigInt(b.id);
+  return i === 0n ? 0 : i < 0n ? -1 : 1;
+};
+
+export const cursorExpired = (cursor: string) =>
+  new ServiceError('CURSOR_EXPIRED', `Event ${cursor} is older than the oldest event kept (EVENT_LOG_RETENTION_DAYS): resume from a fresh subscription without a cursor`);
+
 /**
  * Up to `limit` events after `after` that match `filter`, in reading order, all of them below the
  * visibility horizon: read again from `next` and nothing is skipped or repeated. One statement.
+ * CURSOR_EXPIRED when retention has deleted events after `after` (the reader fell too far behind).
  */
 export async function readMarketEventsAfter(sql: SqlQueryable, after: LogPosition, filter: MarketEventStreamFilter, limit: number): Promise<LogRead> {
   const p = new Params();
   const tx = p.add(after.txId, '::xid8');
   const id = p.add(after.id, '::bigint');
   const where = streamFilterSql(filter, p, 'e');
-  const [row] = await sql.query<{ events: (MarketEventRow & { txId: string; ord?: number })[] | null; scanned: LogPosition | null }>(
+  const [row] = await sql.query<{ events: (MarketEventRow & { txId: string; ord?: number })[] | null; scanned: LogPosition | null; pruned: LogPosition | null }>(
     `WITH scan AS (
        SELECT e.* FROM market_events e
        WHERE (e.tx_id, e.id) > (${tx}, ${id}) AND e.tx_id < ${HORIZON}
@@ -89,9 +100,12 @@ export async function readMarketEventsAfter(sql: SqlQueryable, after: LogPositio
      )
      SELECT (SELECT json_agg(r ORDER BY r.ord) FROM (
                SELECT ${ACTIVITY_COLUMNS}, e.tx_id::text AS "txId", row_number() OVER (ORDER BY e.tx_id, e.id) AS ord FROM hits e) r) AS events,
-            (SELECT json_build_object('txId', s.tx_id::text, 'id', s.id::text, 'n', (SELECT count(*) FROM scan)) FROM scan s ORDER BY s.tx_id DESC, s.id DESC LIMIT 1) AS scanned`,
+            (SELECT json_build_object('txId', s.tx_id::text, 'id', s.id::text, 'n', (SELECT count(*) FROM scan)) FROM scan s ORDER BY s.tx_id DESC, s.id DESC LIMIT 1) AS scanned,
+            (SELECT json_build_object('txId', r.through_tx_id::text, 'id', r.through_id::text) FROM market_event_retention r) AS pruned`,
     p.values,
   );
+  // retention deleted rows this reader had not reached: say so rather than skip them
+  if (row?.pruned && comparePositions(after, row.pruned) < 0) throw cursorExpired(after.id);
   const events = (row?.events ?? []).map(({ ord: _ord, ...e }) => ({ ...e, createdAt: new Date(e.createdAt) }));
   const scanned = row?.scanned as (LogPosition & { n: number }) | null;
   const full = events.length >= limit;
@@ -116,16 +130,6 @@ export async function prunedThrough(sql: SqlQueryable): Promise<(LogPosition & {
   return row ?? null;
 }
 
-const comparePositions = (a: LogPosition, b: LogPosition) => {
-  const t = BigInt(a.txId) - BigInt(b.txId);
-  if (t !== 0n) return t < 0n ? -1 : 1;
-  const i = BigInt(a.id) - BigInt(b.id);
-  return i === 0n ? 0 : i < 0n ? -1 : 1;
-};
-
-export const cursorExpired = (cursor: string) =>
-  new ServiceError('CURSOR_EXPIRED', `Event ${cursor} is older than the oldest event kept (EVENT_LOG_RETENTION_DAYS): resume from a fresh subscription without a cursor`);
-
 /**
  * The position just after the event `cursor` (an event id a stream delivered). "0" is the start
  * of the log. CURSOR_EXPIRED when retention deleted it (or anything after it the client has not
@@ -146,12 +150,6 @@ export async function positionAfterEvent(sql: SqlQueryable, cursor: string): Pro
   }
   if (pruned && BigInt(cursor) <= BigInt(pruned.maxId)) throw cursorExpired(cursor);
   throw new ServiceError('INVALID_CURSOR', `No event has the id ${cursor}`);
-}
-
-/** True when retention has deleted rows after `position` (a reader that far behind has lost events). */
-export async function isPositionPruned(sql: SqlQueryable, position: LogPosition): Promise<boolean> {
-  const pruned = await prunedThrough(sql);
-  return pruned !== null && comparePositions(position, pruned) < 0;
 }
 
 /**
