@@ -17,7 +17,7 @@ const HUGE = (1n << 200n) + 7n;
 const addr = (n: number) => getAddress(`0x${n.toString(16).padStart(2, '0').repeat(20)}`);
 
 let app: TestApp;
-let C721: string, C1155: string, OTHER: string;
+const [C721, C1155, OTHER] = [addr(0xa7), addr(0xb1), addr(0xc4)];
 // ME holds tokens; W1..W3 make offers; NOBODY holds nothing
 const ME = addr(0x1a);
 const W = [addr(0x2b), addr(0x3c), addr(0x4d)];
@@ -56,10 +56,9 @@ async function order(name: string, collection: string, o: { ask: boolean; price:
 
 beforeAll(async () => {
   app = await startTestApp({}, { now: NOW });
-  const upsert = async (address: string, type: 'ERC721' | 'ERC1155') => (await app.services.collections.upsertCollection({ address, name: type, type })).collection.address;
-  C721 = await upsert(addr(0xa7), 'ERC721');
-  C1155 = await upsert(addr(0xb1), 'ERC1155');
-  OTHER = await upsert(addr(0xc4), 'ERC721');
+  for (const [address, type] of [[C721, 'ERC721'], [C1155, 'ERC1155'], [OTHER, 'ERC721']] as const) {
+    expect((await app.services.collections.upsertCollection({ address, name: type, type })).collection.address).toBe(address);
+  }
   await app.db.prisma.tokenBalance.createMany({
     data: [
       { collectionAddress: C721, tokenId: '1', owner: ME, balance: '1' },
