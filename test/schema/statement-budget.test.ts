@@ -135,6 +135,13 @@ describe(`SQL statement budget (${backendName})`, () => {
             bestAsk { price } bestBid { price tokenId } lastSale { price } depth(side: BID, first: 3) { levelCount levels { price } } } } pageInfo { endCursor } }
         token(collection: $c, tokenId: "1") { bestAsk { hash collection { name } } }
         collection(address: $c) { asks: depth(side: ASK) { levelCount totalAmount levels { price orderCount cumulativeAmount } } bids: depth(side: BID) { levels { price } } } }`,
+      // an account page: its orders, the offers it could fill, its holdings valued, its activity; a collection's and a token's activity
+      `query($c: Address!) { account(address: $c) { id orders(first: 5) { totalCount edges { node { hash } } }
+          offersReceived(first: 5) { totalCount edges { node { hash price collection { name } } } }
+          holdings(first: 5) { totalCount valueAtFloor valueAtBestBid edges { node { balance valueAtFloor valueAtBestBid token { tokenId bestAsk { price } bestBid { price } lastSale { price } } } } }
+          activity(first: 5, filter: { types: [SALE, LIST] }) { totalCount edges { node { type price } } } }
+        collection(address: $c) { activity(first: 5) { edges { node { type tokenId } } } }
+        token(collection: $c, tokenId: "1") { activity(last: 3) { totalCount edges { node { eventId } } } } }`,
     ];
     for (const d of documents) {
       const { statements } = await statementsOf(d, { c: fixtureCollections[0] });
