@@ -5,11 +5,13 @@
 import type { Plugin } from 'graphql-yoga';
 import { normalizeAddress } from '../domain/address.js';
 import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
+import { httpHeadersFor } from '../rest/http-status.js';
 import { API_PREFIX } from '../rest/routes.js';
 import { servedOpenApiJson } from '../rest/openapi/openapi-document.js';
 import type { Services } from '../services/index.js';
 import type { MarketplaceOverview } from '../services/overview.js';
-import { chartSelection, renderCollectionPage, renderNotFoundPage } from './pages/collection-page.js';
+import { chartSelection, renderCollectionPage, renderMessagePage } from './pages/collection-page.js';
 import { renderLandingPage } from './pages/landing-page.js';
 import { ASSETS_PREFIX, assetResponse } from './pages/page-assets.js';
 import { pageResponse } from './pages/page-html.js';
@@ -45,9 +47,9 @@ export function usePages(opts: Options): Plugin {
   const links = { graphql: opts.graphqlEndpoint, graphiql: opts.graphiql ? opts.graphqlEndpoint : null };
   const collectionPage = async (rest: string, search: URLSearchParams): Promise<Response> => {
     const address = normalizeAddress(rest);
-    if (!address) return pageResponse(renderNotFoundPage(`${rest.slice(0, 100)} is not an address: 0x followed by 40 hexadecimal digits`), 404);
+    if (!address) return pageResponse(renderMessagePage('Not found', `${rest.slice(0, 100)} is not an address: 0x followed by 40 hexadecimal digits`), 404);
     const collection = await opts.services.collections.getCollection(address);
-    if (!collection) return pageResponse(renderNotFoundPage(`No collection is known at ${address}`), 404);
+    if (!collection) return pageResponse(renderMessagePage('Not found', `No collection is known at ${address}`), 404);
     return pageResponse(renderCollectionPage({ address, name: collection.name ?? DEFAULT_COLLECTION_NAME }, chartSelection(search), links));
   };
   const serve = async (path: string, search: URLSearchParams): Promise<Response | null> => {
@@ -71,7 +73,15 @@ export function usePages(opts: Options): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      const response = await serve(url.pathname, url.searchParams);
+      let response: Response | null;
+      try {
+        response = await serve(url.pathname, url.searchParams);
+      } catch (err) {
+        // a person sees "retry shortly", as an API client sees 503 + Retry-After; anything else is a fault
+        if (!isDatabaseUnavailable(err)) throw err;
+        response = pageResponse(renderMessagePage('Unavailable', 'The database is not answering: retry in a few seconds.'), 503);
+        for (const [k, v] of Object.entries(httpHeadersFor('SERVICE_UNAVAILABLE'))) response.headers.set(k, v);
+      }
       if (!response) return;
       endResponse(response);
     },

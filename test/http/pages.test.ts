@@ -5,9 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parse, validate } from 'graphql';
+import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/db/seed-demo.js';
-import { chartSelection } from '../../src/http/pages/collection-page.js';
+import { chartSelection, renderCollectionPage } from '../../src/http/pages/collection-page.js';
+import { usePages } from '../../src/http/pages-plugin.js';
+import type { Services } from '../../src/services/index.js';
 import { DEMO_COLLECTION } from '../../src/http/pages/demo-addresses.js';
 import { PAGE_CSP } from '../../src/http/pages/page-html.js';
 import { PAGE_QUERIES, PANEL_ROWS } from '../../src/http/pages/page-queries.js';
@@ -68,6 +71,24 @@ describe('collection page', () => {
     const unknown = await get(`/collections/0x${'1'.repeat(40)}`);
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).toContain('No collection is known at 0x1111111111111111111111111111111111111111');
+  });
+
+  it('answers 503 with Retry-After while the database is not answering, not a fault', async () => {
+    const down = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    const services = { collections: { getCollection: down }, overview: { overview: down } } as unknown as Services;
+    const yoga = createYoga({ plugins: [usePages({ services, graphqlEndpoint: '/graphql', graphiql: true, chainName: 'test' })] });
+    for (const path of [`/collections/${DEMO_COLLECTION}`, '/']) {
+      const res = await yoga.fetch(`http://test${path}`);
+      expect([path, res.status, res.headers.get('retry-after')]).toEqual([path, 503, '5']);
+      expect(await res.text()).toContain('The database is not answering');
+    }
+  });
+
+  it('has no GraphiQL links when GraphiQL is off', () => {
+    const html = renderCollectionPage({ address: DEMO_COLLECTION, name: 'x' }, { range: '30d', resolution: 'DAY' }, { graphql: '/graphql', graphiql: null });
+    expect(pageConfig(html).graphiql).toBeNull();
+    // the links start hidden; the script shows one only with a GraphiQL path
+    expect(html.match(/<a class="graphiql-link" hidden/g)).toHaveLength(6);
   });
 });
 

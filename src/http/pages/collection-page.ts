@@ -97,18 +97,19 @@ ${panel('sales', 'Latest sales', table('sales', ['Time (UTC)', 'Token', 'Price (
 `;
 }
 
-export function renderNotFoundPage(message: string): string {
+/** A page that only says why there is nothing to show (404, 503). */
+export function renderMessagePage(title: string, message: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>Not found</title>
+<title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${assetUrl('pages.css')}">
 </head>
 <body>
 <nav><a href="/">Marketplace gateway</a></nav>
-<h1>Not found</h1>
-<p id="not-found">${escapeHtml(message)}</p>
+<h1>${escapeHtml(title)}</h1>
+<p id="message">${escapeHtml(message)}</p>
 </body>
 </html>
 `;
