@@ -16,6 +16,7 @@ import { openDatabase } from '../src/db/database.js';
 import { createLogger } from '../src/logger.js';
 import { signWithEthers6 } from './helpers/maker-orders.js';
 import { spawnServerProcess } from './helpers/server-process.js';
+import { openSse } from './helpers/sse-stream.js';
 
 const run = promisify(execFile);
 const root = mkdtempSync(path.join(tmpdir(), 'mkt-server-'));
@@ -109,6 +110,46 @@ describe('the server process', () => {
     } finally {
       await db.close();
     }
+  });
+
+  it('ends open event streams at once on SIGTERM and stops in well under a second; the client resumes elsewhere with its last id', async () => {
+    const dataDir = path.join(root, 'drain-streams');
+    const config = loadConfig({ DATA_DIR: dataDir, SEED: '0', LOG_LEVEL: 'silent' });
+    const addEvents = async (n: number) => {
+      const app = await boot(config, createLogger('silent'), { indexer: false });
+      try {
+        const rows = await app.db.sql.query<{ id: string }>(
+          `INSERT INTO market_events (type, collection_address, token_id) SELECT 'MINT', '0x${'77'.repeat(20)}', g FROM generate_series(1, $1::int) g RETURNING id::text`,
+          [n],
+        );
+        return rows.map((r) => r.id).sort((a, b) => Number(a) - Number(b));
+      } finally {
+        await app.close();
+      }
+    };
+    const written = await addEvents(3);
+    const server = startServer({ DATA_DIR: dataDir, SEED: '0', PORT: '0', HOST: '127.0.0.1', SHUTDOWN_TIMEOUT_MS: '6000' });
+    const base = `http://127.0.0.1:${await server.ready}`;
+    const query = 'subscription($after: ID) { marketEvents(after: $after) { eventId } }';
+    const stream = await openSse(base, query, { after: '0' });
+    const seen: string[] = [];
+    for (let i = 0; i < 2; i++) seen.push((await stream.next()).id!);
+    server.child.kill('SIGTERM');
+    await stream.ended(1000); // event: complete, written by the draining server
+    expect(await server.exited).toBe(0);
+    const stopped = server.output().split('\n').find((l) => l.includes('"msg":"stopped"'));
+    expect(JSON.parse(stopped!).ms).toBeLessThan(1000);
+    written.push(...(await addEvents(1)));
+    // another instance (here the next one on the same data) takes the client's last id
+    const next = await boot(config, createLogger('silent'), { indexer: false });
+    try {
+      const resumed = await openSse(next.yoga, query, {}, { 'last-event-id': seen.at(-1)! });
+      for (let i = 0; i < 2; i++) seen.push((await resumed.next()).id!);
+      resumed.close();
+    } finally {
+      await next.close();
+    }
+    expect(seen).toEqual(written);
   });
 
   it('says in one line what to do when the port is taken', async () => {
