@@ -86,6 +86,7 @@ ${panel('stats', 'Statistics', '<div class="figures" id="stats"></div>')}
 <div class="controls" id="chart-controls">
   <span>Range</span> ${rangeButtons}
   <span>Resolution</span> ${resolutionButtons}
+  <span class="error" id="chart-status" role="status"></span>
 </div>
 ${panel('floor', 'Floor (ETH, at the end of each interval)', '<div class="chart" id="chart-floor"></div>')}
 ${panel('volume', 'Volume (ETH) and sales', '<div class="chart" id="chart-volume"></div>')}

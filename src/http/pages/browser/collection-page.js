@@ -92,8 +92,10 @@
       charts.drawn++;
       if (charts.drawn === 1) performance.mark('charts-drawn');
       document.documentElement.dataset.charts = String(charts.drawn);
+      document.getElementById('chart-status').textContent = '';
     } catch (err) {
-      api.showError(document.getElementById('chart-floor'), err);
+      // beside the controls: the charts drawn before stay as they are
+      document.getElementById('chart-status').textContent = 'Could not load the series: ' + (err && err.message ? err.message : err);
     }
   }
 
