@@ -89,9 +89,13 @@ export class QueryPlan {
     return BigInt(Math.floor(this.now.getTime() / 1000));
   }
   readonly nowSql = (): string => (this.nowParam ??= this.params.add(this.nowSeconds.toString(), '::bigint'));
-  private atParam: string | undefined;
-  /** the request's clock as a timestamptz, to the millisecond (the stats' window edges) */
-  readonly atSql = (): string => (this.atParam ??= this.params.add(this.now.toISOString(), '::timestamptz'));
+  private instants = new Map<number, string>();
+  /** an instant (epoch milliseconds) as a timestamptz parameter, one per value: the stats' window edges, computed here rather than by PostgreSQL for every row */
+  readonly instantSql = (ms: number): string => {
+    let sql = this.instants.get(ms);
+    if (!sql) this.instants.set(ms, (sql = this.params.add(new Date(ms).toISOString(), '::timestamptz')));
+    return sql;
+  };
   /** the clock and the network's strategy lists, for the book's SQL (src/services/token-sql.ts) */
   readonly book: BookParams;
 

@@ -14,6 +14,9 @@ import { jsonEther, jsonGlobalId, jsonNullableString, jsonObjectSql, jsonString 
 import type { QueryPlan } from './plan-query.js';
 import { collectFields, subSelections } from './selection.js';
 
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
 /** divRound (stats-math.ts) of two NUMERIC integers, the denominator > 0: half away from zero. */
 const divRound = (n: string, d: string) => `(CASE WHEN ${n} < 0 THEN -div(-(${n}) * 2 + ${d}, 2 * ${d}) ELSE div((${n}) * 2 + ${d}, 2 * ${d}) END)`;
 
@@ -27,13 +30,15 @@ function percentChange(current: string, previous: string): string {
 const etherOrNull = (sql: string) => `CASE WHEN ${sql} IS NULL THEN 'null' ELSE ${jsonEther(sql)} END`;
 
 /**
- * The stats object of the collection row `t`, as JSON text. `at` is the request's clock as a
- * timestamptz (milliseconds, as statsFor's), `now` the same in whole seconds.
+ * The stats object of the collection row `t`, as JSON text. Window edges are instants of the
+ * request's clock (milliseconds, as statsFor's) computed here, each a parameter, so PostgreSQL
+ * compares columns with constants instead of computing an edge for every row it reads.
  */
 export function planCollectionStats(p: QueryPlan, nodes: readonly FieldNode[], t: string): string {
   const a = `${t}.address`;
-  // the clock parameter only when used: an unused parameter has no type PostgreSQL can infer
-  const at = () => p.atSql();
+  const nowMs = p.now.getTime();
+  // edges in JavaScript, as statsFor's: UTC days and hours of the request's clock
+  const instant = (secondsBack: number, unit = 1) => p.instantSql(Math.floor((nowMs - secondsBack * 1000) / unit) * unit);
   // the prefix sums the fields need, by edge (seconds before now), each computed once below
   const edges = new Map<number, string>();
   const prefix = (secondsBack: number) => {
@@ -106,8 +111,8 @@ export function planCollectionStats(p: QueryPlan, nodes: readonly FieldNode[], t
   const reads: string[] = [];
   const columns: string[] = [];
   if (edges.size) {
-    const edgeAt = (secondsBack: number) => (secondsBack ? `(${at()} - make_interval(secs => ${secondsBack}))` : at());
-    const dayOf = (secondsBack: number) => `date_trunc('day', ${edgeAt(secondsBack)}, 'UTC')`;
+    const edgeAt = (secondsBack: number) => instant(secondsBack);
+    const dayOf = (secondsBack: number) => instant(secondsBack, DAY_MS);
     const oldest = Math.max(...edges.keys());
     const newest = Math.min(...edges.keys());
     const base = absolute.used ? '' : ` AND d.day_start >= ${dayOf(oldest)}`;
@@ -118,7 +123,7 @@ export function planCollectionStats(p: QueryPlan, nodes: readonly FieldNode[], t
     reads.push(`(SELECT ARRAY[${daySums.join(', ')}] FROM sale_day_buckets d WHERE d.collection_address = ${a}${base} AND d.day_start < ${dayOf(newest)}) AS days`);
     let i = 0;
     for (const [secondsBack, name] of edges) {
-      const hour0 = `date_trunc('hour', ${edgeAt(secondsBack)}, 'UTC')`;
+      const hour0 = instant(secondsBack, HOUR_MS);
       reads.push(
         `(SELECT ARRAY[SUM(h.volume), SUM(h.count)] FROM sale_buckets h WHERE h.collection_address = ${a} AND h.bucket_start >= ${dayOf(secondsBack)} AND h.bucket_start < ${hour0}) AS ${name}h`,
         `(SELECT ARRAY[SUM(s.price), COUNT(*)] FROM sales s WHERE s.collection_address = ${a} AND s.timestamp >= ${hour0} AND s.timestamp <= ${edgeAt(secondsBack)}) AS ${name}r`,
@@ -136,7 +141,7 @@ export function planCollectionStats(p: QueryPlan, nodes: readonly FieldNode[], t
   if (needs.supply) keep(`(SELECT cs.total_supply FROM collection_supply cs WHERE cs.collection_address = ${a})`, 'supply');
   if (needs.owners) keep(`(SELECT cs.count_owners FROM collection_supply cs WHERE cs.collection_address = ${a})`, 'owners');
   for (const [seconds, name] of needs.floorAt) {
-    keep(`(SELECT f.floor_price FROM floor_history f WHERE f.collection_address = ${a} AND f.at <= ${at()} - make_interval(secs => ${seconds}) ORDER BY f.at DESC, f.id DESC LIMIT 1)`, name.slice(2));
+    keep(`(SELECT f.floor_price FROM floor_history f WHERE f.collection_address = ${a} AND f.at <= ${instant(seconds)} ORDER BY f.at DESC, f.id DESC LIMIT 1)`, name.slice(2));
   }
   const json = jsonObjectSql(parts);
   // OFFSET 0 keeps the planner from pulling the reads up, which would copy each read's
