@@ -2,6 +2,7 @@
 // repeats (docs/activity.md, "Streaming and resuming"). Each result carries its event id in
 // `extensions.eventId` and, over SSE, as the event's `id:`; a reconnect with Last-Event-ID (or
 // `after`) resumes after it. The events are the activity's MarketEvent nodes.
+import { forkContext } from '../context.js';
 import { parseMarketEventStreamFilter, parseStreamCursor } from '../domain/market-event-stream.js';
 import { noteStreamedEvent } from '../events/streamed-event-ids.js';
 import type { MarketEventRow } from '../services/activity.js';
@@ -56,6 +57,10 @@ builder.subscriptionFields((t) => ({
         filter: parseMarketEventStreamFilter(args.filter),
       }),
     resolve: (e: MarketEventRow, _args, ctx) => {
+      // One context serves the whole subscription, and DataLoaders cache for their context's
+      // life: without fresh ones, `order { status }` would show a later event the status loaded
+      // for an earlier one. Payloads are resolved one after the other, so swapping is safe.
+      ctx.loaders = forkContext(ctx).loaders;
       noteStreamedEvent(ctx, e.id);
       return e;
     },

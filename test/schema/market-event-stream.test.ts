@@ -197,23 +197,42 @@ describe(`the event log's retention and the bus's wake-up (${backendName})`, () 
     expect(startEventLogRetention({ ...app.services.deps, config: loadConfig({ SEED: '0' }) }, createLogger('silent'))).toBeNull();
   });
 
-  it('an order stored through the API wakes the stream at once, long before the poll', async () => {
-    const app = await appWith({ EVENT_STREAM_POLL_MS: '60000' });
-    await app.services.collections.upsertCollection({ address: C1, type: 'ERC721' });
-    const s = await openSse(app.yoga, STREAM, {});
+  async function postOrder(app: TestApp, nonce: string) {
     const net = app.config.network;
     const now = Math.floor(FIXED_NOW.getTime() / 1000);
     const wallet = new Wallet('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
     const order = await signWithEthers6(wallet, net.chainId, net.exchange, {
       isOrderAsk: true, signer: wallet.address, collection: C1, price: '1000', tokenId: '1', amount: '1', strategy: net.strategies.standardSale[0]!,
-      currency: net.weth, nonce: '7', startTime: now - 10, endTime: now + 3600, minPercentageToAsk: 9800, params: [],
+      currency: net.weth, nonce, startTime: now - 10, endTime: now + 3600, minPercentageToAsk: 9800, params: [],
     });
-    await new Promise((r) => setTimeout(r, 200)); // the stream's first read is done: it now waits on the bus or the minute
     const res = await app.rest('/api/v1/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(order) });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data.hash as string;
+  }
+
+  it('an order stored through the API wakes the stream at once, long before the poll', async () => {
+    const app = await appWith({ EVENT_STREAM_POLL_MS: '60000' });
+    await app.services.collections.upsertCollection({ address: C1, type: 'ERC721' });
+    const s = await openSse(app.yoga, STREAM, {});
+    await new Promise((r) => setTimeout(r, 200)); // the stream's first read is done: it now waits on the bus or the minute
+    await postOrder(app, '7');
     const [ev] = await take(s, 1);
     s.close();
     expect(ev!.type).toBe('LIST');
+  });
+
+  it('each event shows its order as it is now, not as an earlier event of the stream loaded it', async () => {
+    const app = await appWith();
+    await app.services.collections.upsertCollection({ address: C1, type: 'ERC721' });
+    const s = await openSse(app.yoga, `subscription { marketEvents { type order { hash status } } }`, {});
+    const hash = await postOrder(app, '8');
+    expect((await s.next()).data.data.marketEvents).toEqual({ type: 'LIST', order: { hash, status: 'VALID' } });
+    await app.db.sql.exec(`BEGIN;
+      UPDATE orders SET status = 'CANCELLED' WHERE hash = '${hash}';
+      INSERT INTO order_status_changes (order_hash, old_status, new_status, block_number) VALUES ('${hash}', 'VALID', 'CANCELLED', 1);
+      COMMIT;`);
+    expect((await s.next()).data.data.marketEvents).toEqual({ type: 'CANCEL_LIST', order: { hash, status: 'CANCELLED' } });
+    s.close();
   });
 });
 
