@@ -377,7 +377,8 @@ export class QueryPlan {
         wrap: (sql) => sql,
       };
     }
-    const rows = `unnest(${source.addresses}) WITH ORDINALITY AS ${c}_(address, i) JOIN collections ${c} ON ${c}.address = ${c}_.address`;
+    // one primary-key probe per address (fenced: joined, the planner hashed every collection)
+    const rows = `unnest(${source.addresses}) WITH ORDINALITY AS ${c}_(address, i) CROSS JOIN LATERAL (SELECT * FROM collections k WHERE k.address = ${c}_.address OFFSET 0) ${c}`;
     const aggregates = new Map<string, string>();
     const parts: { key: string; sql: string }[] = [];
     const edgeFields = (fieldNodes: readonly FieldNode[]) => {
