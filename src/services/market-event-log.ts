@@ -31,6 +31,11 @@ export interface LogRead {
   next: LogPosition;
   /** true when the read stopped at a limit: read again at once, there may be more */
   more: boolean;
+  /**
+   * true when committed events wait above the horizon (a transaction older than theirs still
+   * runs): read again soon, they become readable when it ends
+   */
+  pending: boolean;
 }
 
 export interface SqlQueryable {
@@ -90,7 +95,7 @@ export async function readMarketEventsAfter(sql: SqlQueryable, after: LogPositio
   const tx = p.add(after.txId, '::xid8');
   const id = p.add(after.id, '::bigint');
   const where = streamFilterSql(filter, p, 'e');
-  const [row] = await sql.query<{ events: (MarketEventRow & { txId: string; ord?: number })[] | null; scanned: LogPosition | null; pruned: LogPosition | null }>(
+  const [row] = await sql.query<{ events: (MarketEventRow & { txId: string; ord?: number })[] | null; scanned: LogPosition | null; pruned: LogPosition | null; pending: boolean }>(
     `WITH scan AS (
        SELECT e.* FROM market_events e
        WHERE (e.tx_id, e.id) > (${tx}, ${id}) AND e.tx_id < ${HORIZON}
@@ -101,7 +106,8 @@ export async function readMarketEventsAfter(sql: SqlQueryable, after: LogPositio
      SELECT (SELECT json_agg(r ORDER BY r.ord) FROM (
                SELECT ${ACTIVITY_COLUMNS}, e.tx_id::text AS "txId", row_number() OVER (ORDER BY e.tx_id, e.id) AS ord FROM hits e) r) AS events,
             (SELECT json_build_object('txId', s.tx_id::text, 'id', s.id::text, 'n', (SELECT count(*) FROM scan)) FROM scan s ORDER BY s.tx_id DESC, s.id DESC LIMIT 1) AS scanned,
-            (SELECT json_build_object('txId', r.through_tx_id::text, 'id', r.through_id::text) FROM market_event_retention r) AS pruned`,
+            (SELECT json_build_object('txId', r.through_tx_id::text, 'id', r.through_id::text) FROM market_event_retention r) AS pruned,
+            EXISTS (SELECT 1 FROM market_events w WHERE w.tx_id >= ${HORIZON} AND (w.tx_id, w.id) > (${tx}, ${id})) AS pending`,
     p.values,
   );
   // retention deleted rows this reader had not reached: say so rather than skip them
@@ -111,7 +117,7 @@ export async function readMarketEventsAfter(sql: SqlQueryable, after: LogPositio
   const full = events.length >= limit;
   const last = events.at(-1);
   const next = full && last ? { txId: last.txId, id: last.id } : scanned ? { txId: scanned.txId, id: scanned.id } : after;
-  return { events, next, more: full || (scanned?.n ?? 0) >= SCAN_ROWS };
+  return { events, next, more: full || (scanned?.n ?? 0) >= SCAN_ROWS, pending: Boolean(row?.pending) };
 }
 
 /** The last position below the horizon now: a stream started here delivers only what commits from now on. */

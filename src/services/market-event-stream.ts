@@ -13,6 +13,8 @@ import { logHeadPosition, positionAfterEvent, readMarketEventsAfter, type LogPos
 
 /** Events per read; a full read is followed by the next at once. */
 const READ_BATCH = 100;
+/** First delay before reading again while committed events wait for an older transaction. */
+const HELD_RETRY_MS = 20;
 
 interface OpenStream {
   wake(): void;
@@ -45,6 +47,7 @@ export function createMarketEventStreamService(deps: ServiceDeps) {
   function follow(start: LogPosition, filter: MarketEventStreamFilter): AsyncIterable<MarketEventRow> {
     return new Repeater<MarketEventRow>(async (push, stop) => {
       let position = start;
+      let held = 0;
       let woken = false;
       let wakeUp: (() => void) | null = null;
       let stopped = false;
@@ -73,8 +76,11 @@ export function createMarketEventStreamService(deps: ServiceDeps) {
           }
           position = read.next;
           if (read.more || woken || stopped) continue;
+          // Events already committed behind an older running transaction: look again soon (a
+          // wake-up for them has come and gone), backing off towards the poll interval.
+          held = read.pending ? Math.min(pollMs, held ? held * 2 : HELD_RETRY_MS) : 0;
           await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, pollMs);
+            const timer = setTimeout(resolve, held || pollMs);
             wakeUp = () => {
               clearTimeout(timer);
               resolve();

@@ -14,6 +14,7 @@ import { retractMarketEventsAboveSql } from '../../src/db/market-events-sql.js';
 import { createLogger } from '../../src/logger.js';
 import { startEventLogRetention } from '../../src/services/event-log-retention.js';
 import { pruneMarketEvents } from '../../src/services/market-event-log.js';
+import { untilBelowHorizon } from '../helpers/event-log.js';
 import { listen } from '../helpers/listening-app.js';
 import { signWithEthers6 } from '../helpers/maker-orders.js';
 import { redisServerMissing, startPrivateRedis } from '../helpers/private-redis.js';
@@ -122,7 +123,7 @@ describe(`marketEvents subscription (${backendName})`, () => {
     expect(await codeOf({ after: '987654321' })).toBe('INVALID_CURSOR');
     expect(await codeOf({ f: { tokenId: '1' } })).toBe('BAD_REQUEST');
     expect(await codeOf({ f: { minPrice: '5', maxPrice: '4' } })).toBe('BAD_REQUEST');
-    await addEvents(app.db.sql, 2);
+    await untilBelowHorizon(app.db, (await addEvents(app.db.sql, 2))[1]!);
     const [oldest] = await app.db.sql.query<{ id: string }>(`SELECT id::text FROM market_events ORDER BY tx_id, id LIMIT 1`);
     expect(await pruneMarketEvents(app.db.sql, new Date(Date.now() + 86_400_000), 1)).toBe(1);
     expect(await codeOf({ after: oldest!.id })).toBe('CURSOR_EXPIRED');
@@ -180,6 +181,7 @@ describe(`the event log's retention and the bus's wake-up (${backendName})`, () 
       [C1],
     );
     const kept = await addEvents(app.db.sql, 2);
+    await untilBelowHorizon(app.db, kept[1]!);
     const retention = startEventLogRetention(app.services.deps, createLogger('silent'))!;
     try {
       expect(await retention.runOnce()).toBe(3);
