@@ -1,5 +1,6 @@
 // Metrics beyond HTTP on the app's prom-client registry: order submissions by outcome and
-// problem code, and the PostgreSQL pool (connections in use, idle, requests waiting).
+// problem code, the PostgreSQL pool (connections in use, idle, requests waiting) and the open
+// event log streams.
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Services } from '../services/index.js';
 
@@ -11,6 +12,15 @@ export function registerServiceMetrics(registry: Registry, services: Services): 
     registers: [registry],
   });
   const stop = services.submissions.onOutcome((outcome, code) => submissions.inc({ outcome, code: code ?? '' }));
+
+  new Gauge({
+    name: 'market_event_streams_open',
+    help: 'marketEvents subscriptions open on this instance (each reads the event log per wake-up or poll)',
+    registers: [registry],
+    collect() {
+      this.set(services.eventStream.openStreams());
+    },
+  });
 
   const pool = services.deps.db.poolStats;
   if (pool) {

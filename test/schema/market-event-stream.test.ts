@@ -162,6 +162,8 @@ describe(`marketEvents subscription (${backendName})`, () => {
     const s = await openSse(other.yoga, STREAM, {});
     await addEvents(other.db.sql, 1);
     await take(s, 1);
+    const metrics = async () => (await other.rest('/metrics')).body as string;
+    expect(await metrics()).toMatch(/^market_event_streams_open 1$/m);
     const t0 = performance.now();
     await other.endSubscriptions();
     await s.ended(1000);
@@ -170,6 +172,7 @@ describe(`marketEvents subscription (${backendName})`, () => {
     const ev = await refused.next();
     expect(ev.data.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
     refused.close();
+    expect(await metrics()).toMatch(/^market_event_streams_open 0$/m);
   });
 });
 
