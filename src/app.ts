@@ -17,6 +17,7 @@ import type { Logger } from './logger.js';
 import { silentSteps, type StartupSteps } from './startup-steps.js';
 import { createIndexerRuntime, type IndexerRuntime } from './chain/indexer/indexer-state.js';
 import { startEventLogRetention } from './services/event-log-retention.js';
+import { startWebhookWorker } from './services/webhook-runtime.js';
 import { createServices, type Services } from './services/index.js';
 import { createMarketClock, LATEST_BLOCK_SECONDS_SQL, type MarketClock } from './services/market-clock.js';
 import { createSignatureVerifier, type SignatureVerifier } from './services/signature-pool.js';
@@ -169,6 +170,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
         ? setInterval(() => services.stats.catchUpTimeFloors().catch((err) => logger.warn({ err }, 'floor history catch-up failed')), opts.timeFloorsEveryMs).unref()
         : undefined;
     const retention = startEventLogRetention(services.deps, logger);
+    const webhookWorker = startWebhookWorker(services, logger);
     const verifier = signatures;
     const bus = events;
     const readReplica = replica;
@@ -186,6 +188,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       close: async () => {
         clearInterval(timeFloors);
         retention?.stop();
+        await webhookWorker?.stop();
         await services.eventStream.drain();
         await stopIndexer();
         await yoga.dispose(); // plugins' resources (the rate limiter's Redis client)

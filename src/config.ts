@@ -318,6 +318,23 @@ const orders = {
   GLOBAL_DATA_MAX_AGE_SECONDS: int(86_400, 1, 365 * 86_400).describe('older external market data does not count for listing rewards'),
 };
 
+const webhooks = {
+  WEBHOOKS: bool(true).describe('`false`: this instance sends no webhooks (endpoints can still be managed; another instance delivers)'),
+  WEBHOOK_POLL_MS: int(5000, 10, 600_000).describe(
+    'the webhook sender looks for due endpoints at least this often; new events wake it sooner through the event bus',
+  ),
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000).describe('a delivery that has not been answered within this long counts as failed'),
+  WEBHOOK_MAX_RESPONSE_BYTES: int(65_536, 0, 16 * 1_048_576).describe('the sender reads at most this much of a receiver\'s answer, then drops the connection'),
+  WEBHOOK_RETRY_FIRST_MS: int(30_000, 1, 86_400_000).describe('wait after the first failed delivery; each further failure doubles it, with jitter, up to `WEBHOOK_RETRY_MAX_MS`'),
+  WEBHOOK_RETRY_MAX_MS: int(3_600_000, 1, 86_400_000).describe('the longest wait between two attempts'),
+  WEBHOOK_DISABLE_AFTER_FAILURES: int(30, 1, 10_000).describe(
+    'consecutive failed attempts after which an endpoint is DISABLED (30 with the default waits: about a day); re-enabling resumes from its cursor',
+  ),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false).describe(
+    '`true` lets endpoints point at loopback, private, link-local and unique-local addresses (a receiver on the same network); off, such targets are refused when registered and when a name resolves to one at delivery time',
+  ),
+};
+
 /** The settings in the groups the generated docs present them in. */
 const GROUPS = [
   { title: 'Serving', settings: serving },
@@ -336,9 +353,10 @@ const GROUPS = [
     settings: addresses,
   },
   { title: 'Orders and listing rewards', settings: orders },
+  { title: 'Webhooks', settings: webhooks },
 ] as const;
 
-const envSchema = z.object({ ...serving, ...access, ...database, ...chain, ...addresses, ...orders });
+const envSchema = z.object({ ...serving, ...access, ...database, ...chain, ...addresses, ...orders, ...webhooks });
 
 type Env = z.infer<typeof envSchema>;
 
@@ -449,6 +467,17 @@ function configFrom(e: Env, network: Network) {
     },
     /** 0: on the main thread */
     signatureWorkers: e.SIGNATURE_WORKERS,
+    /** the webhook sender (src/services/webhook-worker.ts) */
+    webhooks: {
+      enabled: e.WEBHOOKS,
+      pollMs: e.WEBHOOK_POLL_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      maxResponseBytes: e.WEBHOOK_MAX_RESPONSE_BYTES,
+      retryFirstMs: e.WEBHOOK_RETRY_FIRST_MS,
+      retryMaxMs: e.WEBHOOK_RETRY_MAX_MS,
+      disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    },
   };
 }
 

@@ -29,3 +29,16 @@ export function requireWriteKey(ctx: Context): void {
   const ok = given ? keys.map((k) => keyMatches(given, k)).includes(true) : false;
   if (!ok) throw new ServiceError('UNAUTHENTICATED', given ? 'the X-Looks-Api-Key header is not a valid write key' : 'the X-Looks-Api-Key header is required for order writes');
 }
+
+/**
+ * Webhook endpoints belong to an API key: one of API_KEYS or WRITE_API_KEYS in X-Looks-Api-Key.
+ * Returns the owner as stored, the key's SHA-256 in hex (the key itself is never stored).
+ */
+export function requireApiKeyOwner(ctx: Context): string {
+  const known = [...ctx.services.deps.config.apiKeyLimits.keys()];
+  if (!known.length) throw new ServiceError('FORBIDDEN', 'webhooks belong to API keys: this deployment has none (API_KEYS, WRITE_API_KEYS)');
+  const given = ctx.headers.get('x-looks-api-key');
+  const ok = given ? known.map((k) => keyMatches(given, k)).includes(true) : false;
+  if (!ok) throw new ServiceError('UNAUTHENTICATED', given ? 'the X-Looks-Api-Key header is not a known API key' : 'the X-Looks-Api-Key header is required for webhooks');
+  return createHash('sha256').update(given!).digest('hex');
+}

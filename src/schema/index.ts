@@ -19,6 +19,7 @@ import './collection-market.js';
 import './token.js';
 import './account.js';
 import './depth.js';
+import './webhook.js';
 import './node.js';
 
 export const schema = builder.toSchema();

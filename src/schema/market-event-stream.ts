@@ -20,7 +20,7 @@ function lastEventId(headers: Headers): string | null {
   return null;
 }
 
-const MarketEventStreamFilterInput = builder.inputType('MarketEventStreamFilter', {
+export const MarketEventStreamFilterInput = builder.inputType('MarketEventStreamFilter', {
   fields: (t) => ({
     collection: t.field({ type: 'Address', required: false }),
     tokenId: t.field({ type: 'Uint256', required: false, description: 'with collection' }),

@@ -17,6 +17,7 @@ import { createSaleHistoryService } from './sale-history.js';
 import { createSalesService } from './sales.js';
 import { createStatsService } from './stats.js';
 import { observeSubmissions } from './submission-outcomes.js';
+import { createWebhookService } from './webhook-endpoints.js';
 
 export function createServices(deps: ServiceDeps) {
   const stats = createStatsService(deps);
@@ -39,6 +40,7 @@ export function createServices(deps: ServiceDeps) {
     fulfillment: createFulfillmentService(deps),
     activity: createActivityService(deps),
     eventStream: createMarketEventStreamService(deps),
+    webhooks: createWebhookService(deps),
   };
 }
 

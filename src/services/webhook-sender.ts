@@ -1,0 +1,97 @@
+// One webhook request: POST the signed body to the endpoint's URL. node:http(s) rather than
+// fetch, because its `lookup` hook lets the connection go to exactly the address that was checked:
+// a name is resolved once, every address it resolves to must be allowed (DNS rebinding cannot
+// slip a private address in between the check and the connect). No redirects are followed (a 3xx
+// is a failed delivery), the whole request is bounded by a timeout, and at most
+// maxResponseBytes of the answer are read.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPrivateAddress } from '../domain/webhook-endpoint.js';
+
+export interface SendOptions {
+  timeoutMs: number;
+  maxResponseBytes: number;
+  allowPrivateTargets: boolean;
+}
+
+export interface SendResult {
+  /** a 2xx answer */
+  ok: boolean;
+  statusCode: number | null;
+  /** why it failed, in words safe to show the endpoint's owner */
+  error: string | null;
+  durationMs: number;
+}
+
+const REFUSED = 'the target resolves to a loopback, private, link-local or unique-local address';
+
+/** A lookup that refuses names resolving to a private address (any of them). */
+function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err, '', 0);
+      if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) {
+        return callback(Object.assign(new Error(REFUSED), { code: 'EWEBHOOKPRIVATE' }), '', 0);
+      }
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      const first = addresses[0]!;
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+export function postWebhook(url: string, body: string, headers: Record<string, string>, opts: SendOptions): Promise<SendResult> {
+  const started = performance.now();
+  const done = (statusCode: number | null, error: string | null): SendResult => ({
+    ok: statusCode !== null && statusCode >= 200 && statusCode < 300,
+    statusCode,
+    error,
+    durationMs: Math.round(performance.now() - started),
+  });
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  // a literal address never goes through lookup
+  if (!opts.allowPrivateTargets && isIP(host) && isPrivateAddress(host)) return Promise.resolve(done(null, REFUSED));
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise<SendResult>((resolve) => {
+    let settled = false;
+    const finish = (r: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const req = client.request(
+      target,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'marketplace-webhooks/1', ...headers },
+        lookup: guardedLookup(opts.allowPrivateTargets),
+        agent: false, // one connection per request: no pooled socket outlives the address check
+      },
+      (res) => {
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          // the answer's body is not used: stop reading past the cap
+          if (read > opts.maxResponseBytes) {
+            res.destroy();
+            finish(done(res.statusCode ?? null, null));
+          }
+        });
+        res.on('end', () => finish(done(res.statusCode ?? null, null)));
+        res.on('error', () => finish(done(res.statusCode ?? null, null)));
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy();
+      finish(done(null, `no answer within ${opts.timeoutMs} ms`));
+    }, opts.timeoutMs);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      finish(done(null, err.code === 'EWEBHOOKPRIVATE' ? REFUSED : err.code ? `connection failed (${err.code})` : 'connection failed'));
+    });
+    req.end(body);
+  });
+}
