@@ -193,10 +193,10 @@ export function createReadLane(opts: ReadLaneOptions): NodeHandler {
     if (!(await charge(req))) return opts.yoga(req, res);
     const ctx = createContext(opts.services, lazyHeaders(req));
     const response = await runRestHandler(() => handler(parseQueryString(search), ctx), path, opts.logger);
-    const text = await response.text();
+    const text = response.body;
     // the headers yoga's answer has: the handler's, the rate limit's, CORS, the request id; by name
     const headers: Record<string, string> = {};
-    response.headers.forEach((v, k) => (headers[k] = v));
+    for (const [k, v] of Object.entries(response.headers)) headers[k.toLowerCase()] = v;
     for (const [k, v] of Object.entries(rateDecisionTaken(req)?.headers ?? {})) headers[k.toLowerCase()] = v;
     for (const [k, v] of Object.entries(corsHeaders(req))) headers[k.toLowerCase()] = v;
     headers[REQUEST_ID_HEADER] = id;

@@ -7,7 +7,7 @@
 //   a "simple" CORS request can send without a preflight (CSRF), so they get 415;
 // - a path nothing serves gets the 404 envelope instead of an empty answer.
 import type { Plugin } from 'graphql-yoga';
-import { fail } from '../rest/envelope.js';
+import { fail, toResponse } from '../rest/envelope.js';
 import { noteReplacedRequest, noteBufferedBody } from './request-context.js';
 
 export interface RequestGuardOptions {
@@ -51,7 +51,7 @@ export function useRequestGuards(opts: RequestGuardOptions): Plugin {
       const isGraphql = path === opts.graphqlEndpoint;
       if (!isRest && !isGraphql) return;
       const refuse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-        endResponse(isRest ? fail(status, message, undefined, headers) : graphqlError(status, code, message, headers));
+        endResponse(isRest ? toResponse(fail(status, message, undefined, headers)) : graphqlError(status, code, message, headers));
 
       const method = request.method.toUpperCase();
       if (isGraphql && method === 'POST') {
@@ -101,7 +101,7 @@ export function useRequestGuards(opts: RequestGuardOptions): Plugin {
         setResponse(graphqlError(response.status, code, message, headers));
       } else if (response.status === 404) {
         // yoga's own answer for a path nothing serves is an empty 404
-        setResponse(fail(404, `No route ${request.method} ${path}`));
+        setResponse(toResponse(fail(404, `No route ${request.method} ${path}`)));
       }
     },
   };

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { createContext } from '../context.js';
 import { ServiceError } from '../domain/errors.js';
-import { fail } from '../rest/envelope.js';
+import { fail, toResponse, type RestReply } from '../rest/envelope.js';
 import { httpHeadersFor, httpStatusFor } from '../rest/http-status.js';
 import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import { serviceUnavailable } from '../graphql-errors.js';
@@ -32,11 +32,11 @@ const json = (body: unknown, status: number) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 
 /** Runs one REST handler; a failure becomes the envelope with its code's status (never a 500 for a known one). */
-export async function runRestHandler(run: () => Promise<Response>, path: string, logger: Logger): Promise<Response> {
+export async function runRestHandler(run: () => Promise<RestReply>, path: string, logger: Logger): Promise<RestReply> {
   try {
     return await run();
   } catch (err) {
-    if (err instanceof RestFailure) return err.response;
+    if (err instanceof RestFailure) return err.reply;
     const service = err instanceof ServiceError ? err : isDatabaseUnavailable(err) ? serviceUnavailable() : null;
     if (service) return fail(httpStatusFor(service.code), service.message, service.problems, httpHeadersFor(service.code));
     logger.error({ err, path }, 'REST handler failed');
@@ -49,15 +49,15 @@ export function useHttpRoutes(opts: Options): Plugin {
 
   async function serveRest(request: Request, url: URL): Promise<Response> {
     const route = routeFor(url.pathname);
-    if (!route) return fail(404, `No route ${request.method} ${url.pathname}`);
+    if (!route) return toResponse(fail(404, `No route ${request.method} ${url.pathname}`));
     if (request.method === 'OPTIONS') {
       return new Response(null, { status: 204, headers: { Allow: ['OPTIONS', ...Object.keys(route)].join(', ') } });
     }
     const handler = route[request.method as 'GET' | 'POST'];
     if (!handler) {
-      return fail(405, `Method ${request.method} is not allowed on ${url.pathname}`, undefined, { Allow: Object.keys(route).join(', ') });
+      return toResponse(fail(405, `Method ${request.method} is not allowed on ${url.pathname}`, undefined, { Allow: Object.keys(route).join(', ') }));
     }
-    return runRestHandler(() => handler(parseQueryString(url.search), createContext(services, request.headers), request), url.pathname, logger);
+    return toResponse(await runRestHandler(() => handler(parseQueryString(url.search), createContext(services, request.headers), request), url.pathname, logger));
   }
 
   return {
@@ -87,7 +87,7 @@ export function useHttpRoutes(opts: Options): Plugin {
       const length = Number(request.headers.get('content-length') ?? 0);
       if (length > opts.maxBodyBytes) {
         const message = `Request body of ${length} bytes is over the ${opts.maxBodyBytes} byte limit`;
-        return done(isRest ? fail(413, message) : json({ errors: [{ message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] }, 413), path);
+        return done(isRest ? toResponse(fail(413, message)) : json({ errors: [{ message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] }, 413), path);
       }
 
       let rateHeaders: Record<string, string> = {};
@@ -99,7 +99,7 @@ export function useHttpRoutes(opts: Options): Plugin {
         if (!decision.allowed) {
           const message = 'Too many requests: slow down and retry after the time in Retry-After';
           const response = isRest
-            ? fail(429, message, undefined, rateHeaders)
+            ? toResponse(fail(429, message, undefined, rateHeaders))
             : new Response(JSON.stringify({ errors: [{ message, extensions: { code: 'RATE_LIMITED' } }] }), {
                 status: 429,
                 headers: { 'content-type': 'application/json', ...rateHeaders },

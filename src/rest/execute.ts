@@ -6,11 +6,11 @@ import type { Context } from '../context.js';
 import type { FieldProblem } from '../domain/errors.js';
 import { maskError } from '../graphql-errors.js';
 import { schema } from '../schema/index.js';
-import { fail } from './envelope.js';
+import { fail, type RestReply } from './envelope.js';
 import { httpHeadersFor, httpStatusFor } from './http-status.js';
 
 export class RestFailure extends Error {
-  constructor(readonly response: Response) {
+  constructor(readonly reply: RestReply) {
     super('rest failure');
   }
 }

@@ -7,11 +7,12 @@ import { listOrders } from './handlers/orders.js';
 import { getCollection, getCollectionStats, getListingRewards, getNonce } from './handlers/reads.js';
 import { createOrder, validateOrder } from './handlers/submit-order.js';
 import { getToken } from './handlers/tokens.js';
+import type { RestReply } from './envelope.js';
 import type { Query } from './query-string.js';
 
-export type RestHandler = (query: Query, ctx: Context, request: Request) => Promise<Response>;
+export type RestHandler = (query: Query, ctx: Context, request: Request) => Promise<RestReply>;
 /** A GET handler reads the query string only (the read lane calls it without a fetch Request). */
-export type RestReadHandler = (query: Query, ctx: Context) => Promise<Response>;
+export type RestReadHandler = (query: Query, ctx: Context) => Promise<RestReply>;
 
 export const API_PREFIX = '/api/v1';
 

@@ -9,7 +9,7 @@ import { badRequest } from '../../domain/errors.js';
 import { executeWithEngine } from '../../read-engine/read-engine.js';
 import { schema } from '../../schema/index.js';
 import { CollectionFieldsFragment, OrderFieldsFragment } from '../documents.js';
-import { ok } from '../envelope.js';
+import { ok, type RestReply } from '../envelope.js';
 import { runDocument } from '../execute.js';
 import { objectParam, type Query } from '../query-string.js';
 import { cleanQueryValues, EventsQuery, problemsFrom } from '../request-schemas.js';
@@ -60,7 +60,7 @@ function withoutCostLimit(ctx: Context): Context {
   return { ...ctx, services: { ...ctx.services, deps: { ...deps, config: { ...deps.config, maxQueryComplexity: Number.MAX_SAFE_INTEGER } } } };
 }
 
-export async function listEvents(query: Query, ctx: Context): Promise<Response> {
+export async function listEvents(query: Query, ctx: Context): Promise<RestReply> {
   const checked = EventsQuery.safeParse(cleanQueryValues({ ...query, pagination: objectParam(query, 'pagination') }));
   if (!checked.success) throw badRequest(problemsFrom(checked.error));
   const q = checked.data;

@@ -4,7 +4,7 @@ import { badRequest } from '../../domain/errors.js';
 import type { Context } from '../../context.js';
 import type { Transaction } from '../../domain/fulfillment.js';
 import type { Fulfillment } from '../../services/fulfillment.js';
-import { ok } from '../envelope.js';
+import { ok, type RestReply } from '../envelope.js';
 import type { Query } from '../query-string.js';
 import { cleanQueryValues, FulfillmentQuery, problemsFrom } from '../request-schemas.js';
 
@@ -23,7 +23,7 @@ export function fulfillmentToJson(f: Fulfillment) {
   };
 }
 
-export async function getFulfillment(query: Query, ctx: Context): Promise<Response> {
+export async function getFulfillment(query: Query, ctx: Context): Promise<RestReply> {
   const checked = FulfillmentQuery.safeParse(cleanQueryValues({ hash: query.hash, taker: query.taker, tokenId: query.tokenId, payWith: query.payWith }));
   if (!checked.success) throw badRequest(problemsFrom(checked.error));
   const q = checked.data;

@@ -5,7 +5,7 @@ import { parseOrderQuery, type OrderQuery } from '../../domain/order-query.js';
 import type { RestOrdersQueryVariables } from '../../gql/graphql.js';
 import { renderOrderList, selectionAt } from '../../read-engine/read-engine.js';
 import { RestOrdersDocument } from '../documents.js';
-import { ok, okJson } from '../envelope.js';
+import { ok, okJson, type RestReply } from '../envelope.js';
 import { runDocument } from '../execute.js';
 import { listParam, objectParam, type Query } from '../query-string.js';
 import { cleanQueryValues, OrdersQuery, problemsFrom } from '../request-schemas.js';
@@ -37,7 +37,7 @@ function toVariables(q: OrderQuery): RestOrdersQueryVariables {
 /** The order fields of the v1 Order (RestOrderFields), rendered by the read engine. */
 const REST_ORDER = selectionAt(RestOrdersDocument, ['orders', 'edges', 'node']);
 
-export async function listOrders(query: Query, ctx: Context): Promise<Response> {
+export async function listOrders(query: Query, ctx: Context): Promise<RestReply> {
   // The documented parameter schema first (the OpenAPI document is generated from it), then the
   // domain parser converts to bigints and checks cross-field rules (price[min] <= price[max]).
   const checked = OrdersQuery.safeParse(

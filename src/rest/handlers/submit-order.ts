@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import type { OrderProblem } from '../../domain/order-problems.js';
 import { requireWriteKey } from '../../schema/admin-guard.js';
 import { OrderRejectedError } from '../../services/order-rejected.js';
-import { fail, ok } from '../envelope.js';
+import { fail, ok, type RestReply } from '../envelope.js';
 import { orderToV1Json } from '../order-json.js';
 import type { Query } from '../query-string.js';
 import { readJsonBody } from '../read-json-body.js';
@@ -15,7 +15,7 @@ import { readJsonBody } from '../read-json-body.js';
 const asFieldProblems = (problems: OrderProblem[]) => problems.map((p) => ({ field: p.field ?? 'order', code: p.code, message: p.message }));
 const asProblems = (problems: OrderProblem[]) => problems.map((p) => ({ code: p.code, field: p.field, message: p.message }));
 
-export async function createOrder(_query: Query, ctx: Context, request: Request): Promise<Response> {
+export async function createOrder(_query: Query, ctx: Context, request: Request): Promise<RestReply> {
   requireWriteKey(ctx); // 401 before looking at the body
   const body = await readJsonBody(request, ctx.services.deps.config.maxBodyBytes);
   try {
@@ -27,7 +27,7 @@ export async function createOrder(_query: Query, ctx: Context, request: Request)
   }
 }
 
-export async function validateOrder(_query: Query, ctx: Context, request: Request): Promise<Response> {
+export async function validateOrder(_query: Query, ctx: Context, request: Request): Promise<RestReply> {
   const body = await readJsonBody(request, ctx.services.deps.config.maxBodyBytes);
   const v = await ctx.services.submissions.validateOrder(body);
   // v1 clients read the recovered address as `signer`

@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { normalizeAddress } from '../../domain/address.js';
 import { executeWithEngine } from '../../read-engine/read-engine.js';
 import { OrderFieldsFragment } from '../documents.js';
-import { ok } from '../envelope.js';
+import { ok, type RestReply } from '../envelope.js';
 import { runDocument } from '../execute.js';
 import type { Query } from '../query-string.js';
 import { cleanQueryValues, problemsFrom, TokensQuery } from '../request-schemas.js';
@@ -34,7 +34,7 @@ export const RestTokenDocument = { ...text, definitions: [...text.definitions, .
   { collection: string; tokenId: string }
 >;
 
-export async function getToken(query: Query, ctx: Context): Promise<Response> {
+export async function getToken(query: Query, ctx: Context): Promise<RestReply> {
   const checked = TokensQuery.safeParse(cleanQueryValues({ collection: query.collection, tokenId: query.tokenId }));
   if (!checked.success) throw badRequest(problemsFrom(checked.error));
   const variables = { collection: normalizeAddress(checked.data.collection)!, tokenId: checked.data.tokenId };
