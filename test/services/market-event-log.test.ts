@@ -56,6 +56,7 @@ describe(`market event log reader (${backendName})`, () => {
     const sale = await add(insertEvent('SALE', { token: '1', from: A, to: B, price: '90' }));
     const transfer = await add(insertEvent('TRANSFER', { collection: C2, token: '7', from: B, to: A }));
     const retracted = await add(insertEvent('RETRACTED', { token: '1', from: A, to: B, price: '90', retracts: sale }));
+    await untilBelowHorizon(t.db, retracted);
 
     const all = await drain(t.db, head);
     expect(all.ids).toEqual([list, sale, transfer, retracted]);
@@ -83,7 +84,7 @@ describe(`market event log reader (${backendName})`, () => {
     const offerOnHers = await add(insertEvent('OFFER', { token: '5', from: A, price: '10', order: HASH }));
     await add(insertEvent('OFFER', { token: '6', from: A, price: '10', order: HASH }));
     const collectionOffer = await add(insertEvent('COLLECTION_OFFER', { from: A, price: '9', order: HASH }));
-    await add(insertEvent('TRANSFER', { token: '5', from: A, to: B }));
+    await untilBelowHorizon(t.db, await add(insertEvent('TRANSFER', { token: '5', from: A, to: B })));
     expect((await drain(t.db, head, parseMarketEventStreamFilter({ owner: B }))).ids).toEqual([offerOnHers, collectionOffer]);
   });
 
@@ -106,6 +107,8 @@ describe(`market event log reader (${backendName})`, () => {
     expect(await pruneMarketEvents(t.db.sql, future, 3)).toBe(3);
     for (const id of before.ids.slice(0, 4)) await expect(positionAfterEvent(t.db.sql, id)).rejects.toMatchObject({ code: 'CURSOR_EXPIRED' });
     await expect(positionAfterEvent(t.db.sql, '0')).rejects.toMatchObject({ code: 'CURSOR_EXPIRED' });
+    // a reader still positioned before what was deleted is told, not moved past it
+    await expect(readMarketEventsAfter(t.db.sql, LOG_START, {}, 10)).rejects.toMatchObject({ code: 'CURSOR_EXPIRED' });
     // the fifth is kept and resumes exactly after it
     const rest = await drain(t.db, await positionAfterEvent(t.db.sql, before.ids[4]!), {}, 100);
     expect(rest.ids).toEqual(before.ids.slice(5));
