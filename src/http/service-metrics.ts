@@ -1,7 +1,7 @@
 // Metrics beyond HTTP on the app's prom-client registry: order submissions by outcome and
 // problem code, the PostgreSQL pool (connections in use, idle, requests waiting) and the open
 // event log streams.
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Services } from '../services/index.js';
 
 export function registerServiceMetrics(registry: Registry, services: Services): () => void {
@@ -22,6 +22,34 @@ export function registerServiceMetrics(registry: Registry, services: Services): 
     },
   });
 
+  // webhooks: attempts of this instance's sender, and the endpoints of the whole database by status
+  const attempts = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook requests sent by this instance by outcome: delivered (2xx), failed (retried later), disabled (the failure that disabled the endpoint)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'webhook_delivery_duration_seconds',
+    help: 'Time from sending a webhook request to its answer (or to giving up)',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const stopWebhooks = services.webhooks.onAttempt((outcome, ms) => {
+    attempts.inc({ outcome });
+    latency.observe(ms / 1000);
+  });
+  new Gauge({
+    name: 'webhook_endpoints',
+    help: 'Webhook endpoints by status (ACTIVE, PAUSED, DISABLED), read from the database at each scrape',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const counts = await services.webhooks.countByStatus().catch(() => null);
+      if (counts) for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
+    },
+  });
+
   const pool = services.deps.db.poolStats;
   if (pool) {
     const gauge = (name: string, help: string, read: (s: { total: number; idle: number; waiting: number; max: number }) => number) =>
@@ -38,5 +66,8 @@ export function registerServiceMetrics(registry: Registry, services: Services): 
     gauge('db_pool_requests_waiting', 'Queries waiting for a free PostgreSQL pool connection', (s) => s.waiting);
     gauge('db_pool_connections_max', 'PostgreSQL pool size (DATABASE_POOL_SIZE)', (s) => s.max);
   }
-  return stop;
+  return () => {
+    stop();
+    stopWebhooks();
+  };
 }

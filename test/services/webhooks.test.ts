@@ -10,6 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCollectionAddress, DEMO_WALLETS, seedDemo } from '../../src/db/seed-demo.js';
 import { createWebhookWorker } from '../../src/services/webhook-worker.js';
+import { untilBelowHorizon } from '../helpers/event-log.js';
 import { signWithEthers6, standardAsk } from '../helpers/maker-orders.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
@@ -85,6 +86,8 @@ describe(`webhooks (${backendName})`, () => {
     const order = standardAsk(net, { signer: wallet.address, collection: demoCollectionAddress(collectionIndex), nonce: 1000 + nonce++, now }, { tokenId: String(200 + nonce) });
     const res = await app.rest('/api/v1/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await signWithEthers6(wallet, net.chainId, net.exchange, order)) });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const [last] = await app.db.sql.query<{ id: string }>(`SELECT max(id)::text AS id FROM market_events`);
+    await untilBelowHorizon(app.db, last!.id);
   }
 
   async function create(url: string, filter: Record<string, unknown> | null = null, key = KEY) {
@@ -93,8 +96,11 @@ describe(`webhooks (${backendName})`, () => {
     return r.data.createWebhookEndpoint as { secret: string; endpoint: { id: string; status: string } };
   }
 
+  /** A sender as the server runs it, its attempts counted by the metrics. */
+  const sender = () => createWebhookWorker(app.services.deps, { onAttempt: (outcome, r) => app.services.webhooks.noteAttempt(outcome, r.durationMs) });
+
   /** Passes of one worker until a pass finds nothing more to do now. */
-  async function drain(worker = createWebhookWorker(app.services.deps)) {
+  async function drain(worker = sender()) {
     for (let i = 0; i < 50 && (await worker.runOnce()); i++);
     return worker;
   }
@@ -123,6 +129,10 @@ describe(`webhooks (${backendName})`, () => {
       expect(a.got).toHaveLength(2);
       const deliveries = await app.gql<any>(`query($id: ID!) { webhookDeliveries(endpointId: $id) { eventIds attempt statusCode error } }`, { id: epA.endpoint.id }, H);
       expect(deliveries.data.webhookDeliveries.map((d: any) => d.statusCode)).toEqual([204, 204]);
+      const metrics = (await app.rest('/metrics')).body as string;
+      expect(metrics).toMatch(/^webhook_deliveries_total\{outcome="delivered"\} [1-9]/m);
+      expect(metrics).toMatch(/^webhook_delivery_duration_seconds_count [1-9]/m);
+      expect(metrics).toMatch(/^webhook_endpoints\{status="ACTIVE"\} [1-9]/m);
     } finally {
       await a.close();
       await b.close();
@@ -138,7 +148,7 @@ describe(`webhooks (${backendName})`, () => {
       r.state.failNext = 2;
       await list(2);
       await list(2);
-      const worker = createWebhookWorker(app.services.deps);
+      const worker = sender();
       for (let i = 0; i < 40 && r.got.length < 2; i++) {
         await worker.runOnce();
         await new Promise((res) => setTimeout(res, 5));
@@ -245,7 +255,8 @@ describe(`webhooks (${backendName})`, () => {
       // address: this machine's own name does (the hosts file maps it to loopback or the local network)
       const ok = await strict.gql<any>(CREATE, { input: { url: `http://${hostname()}:9/x`, after: '0' } }, H);
       if (ok.errors) throw new Error(JSON.stringify(ok.errors));
-      await strict.testDb.db.sql.query(`INSERT INTO market_events (type, collection_address) VALUES ('TRANSFER', $1)`, [demoCollectionAddress(0)]);
+      const [added] = await strict.testDb.db.sql.query<{ id: string }>(`INSERT INTO market_events (type, collection_address) VALUES ('TRANSFER', $1) RETURNING id::text AS id`, [demoCollectionAddress(0)]);
+      await untilBelowHorizon(strict.db, added!.id);
       const worker = createWebhookWorker(strict.services.deps);
       await worker.runOnce();
       const d = await strict.gql<any>(`query($id: ID!) { webhookDeliveries(endpointId: $id) { statusCode error } }`, { id: ok.data.createWebhookEndpoint.endpoint.id }, H);
@@ -256,6 +267,18 @@ describe(`webhooks (${backendName})`, () => {
     }
   });
 
+  it('/readyz reports a stuck outbox: a due endpoint no sender has claimed for far longer than the poll interval', async () => {
+    const ep = await create('https://hooks.example.com/stuck');
+    const webhooks = async () => (await app.rest('/readyz')).body.components.webhooks;
+    await drain(); // every due endpoint claimed now
+    expect(await webhooks()).toMatchObject({ status: 'up', required: false });
+    await app.testDb.db.sql.query(`UPDATE webhook_endpoints SET checked_at = now() - interval '1 hour', next_attempt_at = now() - interval '1 hour' WHERE id = $1`, [ep.endpoint.id]);
+    expect(await webhooks()).toMatchObject({ status: 'stuck', stuckEndpoints: 1 });
+    expect((await app.rest('/readyz')).status).toBe(200); // reported, not required
+    await drain();
+    expect(await webhooks()).toMatchObject({ status: 'up' });
+  });
+
   it('two workers on one database never deliver to one endpoint at once, and deliver every event once', async () => {
     let secret = '';
     const r = await startReceiver(() => secret);
@@ -264,8 +287,8 @@ describe(`webhooks (${backendName})`, () => {
       secret = ep.secret;
       r.state.delayMs = 20;
       for (let i = 0; i < 4; i++) await list(4);
-      const w1 = createWebhookWorker(app.services.deps);
-      const w2 = createWebhookWorker(app.services.deps);
+      const w1 = sender();
+      const w2 = sender();
       await Promise.all([drain(w1), drain(w2), drain(w1), drain(w2)]);
       expect(r.state.maxInFlight).toBe(1);
       expect(r.got).toHaveLength(4);
