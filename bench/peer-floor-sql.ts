@@ -217,6 +217,33 @@ export function salesFloor(limit: number, fields: readonly string[]): FloorState
   };
 }
 
+/** A market event's fields as the activity connection renders them (src/read-engine/read-types.ts MARKET_EVENT_TYPE). */
+export function eventFieldSql(field: string): string {
+  const m: Record<string, string> = {
+    eventId: str('e.id::text'),
+    type: str('e.type::text'),
+    from: nstr('e.from_address'),
+    to: nstr('e.to_address'),
+    price: nstr('e.price::text'),
+    tokenId: nstr('e.token_id::text'),
+    txHash: nstr('e.tx_hash'),
+    createdAt: num('floor(extract(epoch FROM e.created_at))::bigint'),
+  };
+  if (!m[field]) throw new Error(`no floor SQL for MarketEvent.${field}`);
+  return m[field]!;
+}
+
+/** The activity page: a collection's newest events, what a reorg undid left out. $1 address. */
+export function activityFloor(limit: number, fields: readonly string[]): FloorStatement {
+  const node = obj(fields.map((f) => [f, eventFieldSql(f)] as const));
+  return {
+    text: `SELECT '{"data":{"activity":{"edges":' || ${arr(edge(node), 'e.id DESC')} || '}}}' AS body
+      FROM (SELECT * FROM market_events m WHERE m.collection_address = $1 AND m.type <> 'RETRACTED'
+              AND NOT EXISTS (SELECT 1 FROM market_events r WHERE r.retracts_id = m.id) ORDER BY m.id DESC LIMIT ${limit}) e`,
+    params: (v) => [v.collection],
+  };
+}
+
 /**
  * The collection page (bench/peer-queries.ts PAGE_QUERY): collection fields, the stats it selects,
  * 20 live asks with pageInfo, and listing rewards. Windows are (now - D, now]; countAll is every

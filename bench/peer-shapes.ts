@@ -5,6 +5,7 @@
 // Order.priceEth is left out everywhere: PostGraphile has no equivalent.
 import type { Picks } from './scale-loader.js';
 import {
+  activityFloor,
   collectionCardsFloor,
   collectionPageFloor,
   LIVE,
@@ -38,6 +39,9 @@ export interface Shape {
 const ALL_ORDER_FIELDS = ['hash', 'collectionAddress', 'tokenId', 'isOrderAsk', 'signer', 'strategy', 'currencyAddress', 'amount', 'price', 'nonce', 'startTime', 'endTime', 'minPercentageToAsk', 'params', 'status', 'signature', 'v', 'r', 's'];
 /** What a REST client gets (src/rest/documents.ts RestOrderFields), in its order. */
 const REST_FIELDS = ['hash', 'collectionAddress', 'tokenId', 'isOrderAsk', 'signer', 'strategy', 'currencyAddress', 'amount', 'price', 'nonce', 'startTime', 'endTime', 'minPercentageToAsk', 'params', 'status', 'signature', 'r', 's', 'v'];
+const EVENT_FIELDS = ['eventId', 'type', 'from', 'to', 'price', 'tokenId', 'txHash', 'createdAt'];
+/** PostGraphile's names of EVENT_FIELDS (the id column is rowId beside the Node id) */
+const PEER_EVENT: Record<string, string> = { eventId: 'rowId', from: 'fromAddress', to: 'toAddress' };
 const SALE_FIELDS = ['txHash', 'logIndex', 'tokenId', 'amount', 'price', 'buyer', 'seller', 'isTakerAsk', 'timestamp', 'orderHash', 'currencyAddress', 'blockNumber'];
 
 /** bench/peer-queries.ts NESTED_QUERY's selection */
@@ -240,6 +244,25 @@ export const SHAPES: Shape[] = [
     oursRows: cardRows,
     floor: collectionCardsFloor('FLOOR', 20, 3),
     clock: true,
+  },
+  {
+    key: 'l',
+    title: 'activity page (50 newest events of a collection)',
+    ours: {
+      query: `query Activity($collection: Address!) {
+  activity(first: 50, filter: { collection: $collection }) { edges { node { ${EVENT_FIELDS.join(' ')} } } }
+}`,
+    },
+    vars: (p) => ({ collection: p.collection }),
+    // the log holds no RETRACTED row here (no reorg), so the table's plain condition is the same question
+    peer: {
+      query: `query Activity($collection: String!) {
+  allMarketEvents(condition: { collectionAddress: $collection }, orderBy: [ROW_ID_DESC], first: 50) { nodes { ${EVENT_FIELDS.map((f) => PEER_EVENT[f] ?? f).join(' ')} } }
+}`,
+    },
+    oursRows: (j) => rows(nodes(j?.data?.activity), 'eventId'),
+    peerRows: (j) => rows(j?.data?.allMarketEvents?.nodes, 'rowId'),
+    floor: activityFloor(50, EVENT_FIELDS),
   },
 ];
 
