@@ -16,6 +16,8 @@
 //   sales        over the 400 days before now (ms precision), same collection and token skew,
 //                price 80-200% of the floor; the hourly and daily rollups rebuilt from them
 //                exactly as SalesService.rebuildSaleBuckets does.
+//   market_events the log's rows for every order (at its creation) and sale (at its time), in time
+//                order: what the triggers write, written by the loader in bulk loads (triggers off).
 // Nothing lands near now: live orders end at least a day ahead, expired ones ended before the
 // load, so what is live cannot change during a bench run.
 // Big loads (`bulk`) drop the non-primary-key indexes of orders and sales first and recreate
@@ -170,11 +172,11 @@ export async function loadScale(db: Runner, market: ScaleMarket, opts: ScaleOpti
     dropped = await db.query(
       `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def
          FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid
-        WHERE t.relname IN ('orders', 'sales') AND t.relnamespace = 'public'::regnamespace AND NOT i.indisprimary
+        WHERE t.relname IN ('orders', 'sales', 'market_events') AND t.relnamespace = 'public'::regnamespace AND NOT i.indisprimary
           AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`,
     );
     for (const d of dropped) await db.query(`DROP INDEX ${d.name}`);
-    log(`  dropped ${dropped.length} indexes of orders and sales for the load`);
+    log(`  dropped ${dropped.length} indexes of orders, sales and market_events for the load`);
   }
 
   const chunk = 1_000_000;
@@ -197,6 +199,19 @@ export async function loadScale(db: Runner, market: ScaleMarket, opts: ScaleOpti
   await db.query(`INSERT INTO sale_day_buckets (collection_address, day_start, volume, count)
     SELECT collection_address, ${DAY_BUCKET_SQL('bucket_start')}, SUM(volume), SUM(count) FROM sale_buckets GROUP BY 1, 2`);
   log(`  sale rollups rebuilt (${since()})`);
+  if (opts.bulk) {
+    // replica mode kept the event log's triggers off: the same rows they write, in time order
+    // (prisma/migrations/20261127090000_market_events: an order at its creation, a sale at its time)
+    await db.query(`INSERT INTO market_events (type, collection_address, token_id, order_hash, from_address, to_address, price, amount, block_number, tx_hash, log_index, created_at)
+      SELECT type::"MarketEventType", collection_address, token_id, order_hash, from_address, to_address, price, amount, block_number, tx_hash, log_index, at FROM (
+        SELECT CASE WHEN o.is_order_ask THEN 'LIST' WHEN o.token_id IS NULL THEN 'COLLECTION_OFFER' ELSE 'OFFER' END AS type, o.collection_address, o.token_id,
+               o.hash AS order_hash, o.signer AS from_address, NULL::text AS to_address, o.price, o.amount, NULL::bigint AS block_number, NULL::text AS tx_hash,
+               NULL::int AS log_index, o.created_at AS at, 0 AS kind, o.id AS key FROM orders o
+        UNION ALL
+        SELECT 'SALE', s.collection_address, s.token_id, s.order_hash, s.seller, s.buyer, s.price, s.amount, s.block_number, s.tx_hash, s.log_index, s.timestamp, 1, s.id FROM sales s
+      ) e ORDER BY at, kind, key`);
+    log(`  market events written (${since()})`);
+  }
 
   if (opts.bulk) {
     await db.query(`SET session_replication_role = DEFAULT`);
@@ -207,6 +222,7 @@ export async function loadScale(db: Runner, market: ScaleMarket, opts: ScaleOpti
     }
     await db.query(`VACUUM (ANALYZE) orders`);
     await db.query(`VACUUM (ANALYZE) sales`);
+    await db.query(`VACUUM (ANALYZE) market_events`);
   }
   await db.query(`ANALYZE`);
   await db.query(`DROP TABLE bench_coll, bench_signer`);
