@@ -7,6 +7,7 @@ import { listOrders } from './handlers/orders.js';
 import { getCollection, getCollectionStats, getListingRewards, getNonce } from './handlers/reads.js';
 import { createOrder, validateOrder } from './handlers/submit-order.js';
 import { getToken } from './handlers/tokens.js';
+import { createWebhook, deleteWebhook, listWebhooks, pauseWebhook, resumeWebhook, rotateWebhookSecret, webhookDeliveries } from './handlers/webhooks.js';
 import type { RestReply } from './envelope.js';
 import type { Query } from './query-string.js';
 
@@ -27,6 +28,12 @@ export const ROUTES: Record<string, { GET?: RestReadHandler; POST?: RestHandler 
   '/events': { GET: listEvents },
   '/tokens': { GET: getToken },
   '/indexer/status': { GET: getIndexerStatus },
+  '/webhooks': { GET: listWebhooks, POST: createWebhook },
+  '/webhooks/deliveries': { GET: webhookDeliveries },
+  '/webhooks/pause': { POST: pauseWebhook },
+  '/webhooks/resume': { POST: resumeWebhook },
+  '/webhooks/delete': { POST: deleteWebhook },
+  '/webhooks/rotate-secret': { POST: rotateWebhookSecret },
 };
 
 /** The route of a request path under API_PREFIX (a trailing slash ignored), if there is one. */

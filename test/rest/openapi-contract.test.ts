@@ -33,16 +33,19 @@ let limited: Running;
 let faulty: Running;
 let fault: null | 'internal' | 'unavailable' = null;
 
-/** GET requests sent to the main app and their statuses, replayed over HTTP at the end */
-const gets: { url: string; status: number }[] = [];
+/** GET requests sent to the main app, their headers and statuses, replayed over HTTP at the end */
+const gets: { url: string; status: number; headers?: Record<string, string> }[] = [];
+const KEY_HEADERS = { 'x-looks-api-key': WRITE_KEY };
 
 async function call(target: Running, method: string, url: string, init: RequestInit = {}) {
   const res = await target.yoga.fetch(`http://contract${url}`, { method, ...init });
   const text = await res.text();
-  if (target === app && method === 'GET') gets.push({ url, status: res.status });
+  if (target === app && method === 'GET') gets.push({ url, status: res.status, headers: init.headers as Record<string, string> | undefined });
   return { status: res.status, body: checker.check(method, url, res, text) as any };
 }
-const get = (url: string, target: Running = app) => call(target, 'GET', url);
+const get = (url: string, target: Running = app, headers?: Record<string, string>) => call(target, 'GET', url, headers ? { headers } : {});
+/** An operation every request of which needs the key (the webhook routes: endpoints belong to a key). */
+const keyed = (op: unknown) => Array.isArray((op as any).security) && (op as any).security.every((s: object) => Object.keys(s).length > 0);
 const post = (url: string, body: unknown, headers: Record<string, string> = JSON_HEADERS, target: Running = app) =>
   call(target, 'POST', url, { headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
@@ -69,10 +72,13 @@ beforeAll(async () => {
   const served = await app.yoga.fetch('http://contract/api/v1/openapi.json');
   doc = (await served.json()) as OpenApiDoc;
   checker = openApiChecker(doc);
+  // endpoint 1, owned by the key, which the webhook routes' examples name
+  const created = await app.rest('/api/v1/webhooks', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ url: 'https://hooks.example.com/contract' }) });
+  if (created.body?.data?.endpoint?.id !== '1') throw new Error(`expected webhook endpoint 1: ${JSON.stringify(created.body)}`);
   const env = { SEED: '0', LOG_LEVEL: 'silent', SIGNATURE_WORKERS: '0', MAX_BODY_BYTES: String(MAX_BODY_BYTES) };
   const now = () => app.clock.now;
   limited = await boot(loadConfig({ ...env, RATE_LIMIT_PER_MINUTE: '1' }), createLogger('silent'), { db: app.testDb.db, indexer: false, now });
-  faulty = await boot(loadConfig({ ...env, RATE_LIMIT_PER_MINUTE: '0' }), createLogger('silent'), { db: switchableDatabase(app.testDb.db), indexer: false, now });
+  faulty = await boot(loadConfig({ ...env, RATE_LIMIT_PER_MINUTE: '0', WRITE_API_KEYS: WRITE_KEY }), createLogger('silent'), { db: switchableDatabase(app.testDb.db), indexer: false, now });
 });
 afterAll(async () => {
   await limited?.close();
@@ -117,13 +123,14 @@ describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
         // this app has no RPC_URL: a route that reads the chain says so (its 200: see the chained app below)
         expect((await get(url)).status, url).toBe(503);
       } else if (method === 'get') {
-        expect((await get(url)).status, url).toBe(Number(success));
+        const headers = keyed(op) ? KEY_HEADERS : undefined;
+        expect((await get(url, app, headers)).status, url).toBe(Number(success));
         // each optional parameter's example on its own, beside the required ones
         const required = exampleQuery(path);
         for (const p of params.filter((x) => x.example !== undefined)) {
           const one = Array.isArray(p.example) ? p.example.map((v) => `${p.name}=${v}`).join('&') : `${p.name}=${p.example}`;
           const q = (p as { required?: boolean }).required ? required : [required, one].filter(Boolean).join('&');
-          expect((await get(`${path}?${q}`)).status, `${path}?${q}`).toBe(Number(success));
+          expect((await get(`${path}?${q}`, app, headers)).status, `${path}?${q}`).toBe(Number(success));
         }
       } else if (path.endsWith('/validate')) {
         const res = await post(url, example);
@@ -378,8 +385,13 @@ describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
     try {
       for (const mode of ['internal', 'unavailable'] as const) {
         fault = mode;
-        for (const { path, method } of checker.operations) {
-          const res = method === 'post' ? await post(path, body, JSON_HEADERS, faulty) : await get(`${path}?${exampleQuery(path) || `address=${demoCollectionAddress(0)}`}`, faulty);
+        for (const { path, method, op } of checker.operations) {
+          // a keyed route is sent its own example (its body is checked before the database is asked)
+          const own = keyed(op) ? op.requestBody?.content['application/json']?.example : undefined;
+          const res =
+            method === 'post'
+              ? await post(path, own ?? body, JSON_HEADERS, faulty)
+              : await get(`${path}?${exampleQuery(path) || `address=${demoCollectionAddress(0)}`}`, faulty, keyed(op) ? KEY_HEADERS : undefined);
           expect(res.status, `${method} ${path}`).toBe(mode === 'internal' ? 500 : 503);
           expect(JSON.stringify(res.body)).not.toMatch(/injected|ECONNREFUSED|5432/);
         }
@@ -389,13 +401,50 @@ describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
     }
   });
 
+  it('/webhooks: register, list, deliveries, pause, resume, rotate, delete; keys, bodies and ids', async () => {
+    const created = await post('/api/v1/webhooks', { url: 'https://hooks.example.com/w', filter: { collection: demoCollectionAddress(0).toLowerCase(), types: ['SALE'] }, after: '0' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.data.endpoint.id as string;
+    expect(created.body.data.endpoint.filter.collection).toBe(demoCollectionAddress(0));
+    expect((await get('/api/v1/webhooks', app, KEY_HEADERS)).body.data.map((e: any) => e.id)).toContain(id);
+    expect((await get(`/api/v1/webhooks/deliveries?id=1&first=5`, app, KEY_HEADERS)).status).toBe(200); // endpoint 1 stays: the reads are replayed at the end
+    for (const route of ['pause', 'resume', 'rotate-secret', 'delete']) expect((await post(`/api/v1/webhooks/${route}`, { id })).status, route).toBe(200);
+    for (const route of ['pause', 'resume', 'rotate-secret', 'delete']) {
+      const path = `/api/v1/webhooks/${route}`;
+      expect((await post(path, { id })).status, route).toBe(404); // deleted
+      expect((await post(path, { id: '1' }, { 'content-type': 'application/json' })).status, route).toBe(401);
+      for (const bad of [{}, { id: 'one' }, { id: '1', extra: true }, []]) expect((await post(path, bad)).status, `${route} ${JSON.stringify(bad)}`).toBe(400);
+      expect((await post(path, JSON.stringify({ id: '1', padding: 'x'.repeat(MAX_BODY_BYTES) }))).status).toBe(413);
+      expect((await post(path, { id: '1' }, { 'content-type': 'text/plain', 'x-looks-api-key': WRITE_KEY })).status).toBe(415);
+    }
+    for (const headers of [undefined, { 'x-looks-api-key': 'not-a-known-key' }]) {
+      expect((await get('/api/v1/webhooks', app, headers)).status).toBe(401);
+      expect((await get('/api/v1/webhooks/deliveries?id=1', app, headers)).status).toBe(401);
+    }
+    for (const q of ['', '?id=abc', '?id=1&first=0', '?id=1&first=x']) expect((await get(`/api/v1/webhooks/deliveries${q}`, app, KEY_HEADERS)).status, q).toBe(400);
+    expect((await get(`/api/v1/webhooks/deliveries?id=${id}`, app, KEY_HEADERS)).status).toBe(404);
+    for (const body of [
+      { url: 'ftp://example.com' },
+      { url: 'http://127.0.0.1/x' },
+      { url: 'https://example.com', filter: { tokenId: '1' } },
+      { url: 'https://example.com', filter: { types: ['BID'] } },
+      { url: 'https://example.com', after: 'x' },
+      {},
+    ]) {
+      expect((await post('/api/v1/webhooks', body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await post('/api/v1/webhooks', { url: 'https://example.com' }, { 'content-type': 'application/json' })).status).toBe(401);
+    expect((await post('/api/v1/webhooks', JSON.stringify({ url: 'x'.repeat(MAX_BODY_BYTES) }))).status).toBe(413);
+    expect((await post('/api/v1/webhooks', { url: 'https://example.com' }, { 'content-type': 'text/plain', 'x-looks-api-key': WRITE_KEY })).status).toBe(415);
+  });
+
   it("the server's own request handler (which answers some reads before yoga) gives the same reads", async () => {
     const server = createServer(app.handle);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      for (const { url, status } of gets) {
-        const res = await fetch(`${base}${url}`);
+      for (const { url, status, headers } of gets) {
+        const res = await fetch(`${base}${url}`, headers ? { headers } : {});
         checker.check('GET', url, res, await res.text());
         expect(res.status, url).toBe(status);
       }

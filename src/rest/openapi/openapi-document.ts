@@ -15,7 +15,7 @@ type JsonSchema = Record<string, unknown>;
 /** What each failure status means; every route answers 429, 500 and 503, the others per route. */
 const FAILURES: Record<number, { description: string; retryAfter?: string }> = {
   400: { description: 'Bad request: `errors[]` lists every problem' },
-  401: { description: 'A write key is required: `X-Looks-Api-Key` is missing or not one of `WRITE_API_KEYS`' },
+  401: { description: 'A key is required: `X-Looks-Api-Key` is missing or not a key this route takes (order writes: `WRITE_API_KEYS`; webhooks: `API_KEYS` or `WRITE_API_KEYS`)' },
   413: { description: 'Request body too large (`MAX_BODY_BYTES`)' },
   404: { description: 'Not found' },
   409: { description: 'The order cannot be filled now: `errors[0].code` is the reason (its status, NOT_STARTED, ...)' },
@@ -35,7 +35,8 @@ const SECURITY_SCHEMES = {
     in: 'header',
     name: 'X-Looks-Api-Key',
     description:
-      'An API key. Order writes (POST /orders) need one of `WRITE_API_KEYS` when the deployment sets them; on reads a known key ' +
+      'An API key. Order writes (POST /orders) need one of `WRITE_API_KEYS` when the deployment sets them; webhook routes need a known key, ' +
+      'which owns the endpoints it registers; on reads a known key ' +
       '(`API_KEYS`, `WRITE_API_KEYS`) has its own rate-limit budget instead of the per-address one.',
   },
   [ADMIN_KEY]: {
@@ -92,7 +93,7 @@ function operation(path: string, method: string, doc: RouteDoc, convert: ReturnT
     ...(doc.description ? { description: doc.description } : {}),
     tags: [doc.tag],
     // the key first: a client that has one should send it
-    ...(doc.writeKey ? { security: [{ [WRITE_KEY]: [] }, {}] } : {}),
+    ...(doc.writeKey ? { security: [{ [WRITE_KEY]: [] }, {}] } : doc.apiKey ? { security: [{ [WRITE_KEY]: [] }] } : {}),
     ...(doc.requiresChain ? { 'x-requires-chain': true } : {}),
     parameters: queryParameters(doc.query, convert),
     ...(doc.body
@@ -137,6 +138,7 @@ export function buildOpenApiDocument(orderExamples: OrderExamples = TEMPLATE_ORD
       { name: 'Orders', description: 'The order book: list, submit and check signed maker orders, next nonces' },
       { name: 'Collections', description: 'Collections, their statistics and listing rewards' },
       { name: 'Indexer', description: 'Where the chain indexer is' },
+      { name: 'Webhooks', description: 'Signed webhooks of the market event log, per API key' },
     ],
     // Reads take no key; one, when sent, selects its own rate-limit budget.
     security: [{}, { [WRITE_KEY]: [] }],

@@ -20,11 +20,12 @@ import examples from './examples.json' with { type: 'json' };
 import { FULFILLMENT_EXAMPLE } from './fulfillment-example.js';
 import { TEMPLATE_ORDER_EXAMPLES, type OrderExamples } from './order-examples.js';
 import { TOKEN_EXAMPLE } from './token-example.js';
+import { WEBHOOK_ROUTE_DOCS } from './webhooks-doc.js';
 
 export interface RouteDoc {
   summary: string;
   description?: string;
-  tag: 'Orders' | 'Collections' | 'Indexer';
+  tag: 'Orders' | 'Collections' | 'Indexer' | 'Webhooks';
   query: z.ZodObject;
   body?: { schema: z.ZodType; example: unknown };
   response: { status: 200 | 201; data: z.ZodType; example: unknown };
@@ -32,6 +33,8 @@ export interface RouteDoc {
   failures: number[];
   /** needs X-Looks-Api-Key when the deployment sets WRITE_API_KEYS */
   writeKey?: boolean;
+  /** needs an API key (X-Looks-Api-Key) always: webhook endpoints belong to one */
+  apiKey?: boolean;
   /** reads the chain: answers 503 on a deployment without RPC_URL (x-requires-chain) */
   requiresChain?: boolean;
 }
@@ -161,6 +164,7 @@ export function routeDocs(orderExamples: OrderExamples): RouteDocs {
         failures: [],
       },
     },
+    ...WEBHOOK_ROUTE_DOCS,
   };
 }
 
