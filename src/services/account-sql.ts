@@ -1,22 +1,24 @@
 // An account's side of the market as SQL shared by the read engine (src/read-engine/account-reads.ts)
 // and the resolver path (./accounts.ts): which offers it could fill, which tokens it holds and
 // what they are worth. Ownership is the indexed token_balances; the book is token-sql.ts's rules.
-import { bestBidIdSql, liveAskSql, type BookParams } from './token-sql.js';
+import { live, liveAskSql, type BookParams } from './token-sql.js';
 
 /**
  * The live bids the account could fill, over the orders alias `o`: token offers (fixed-price
  * strategies) on a token it holds and collection offers on a collection where it holds a token,
  * in each case at least the offer's amount (an order fills whole), never its own orders.
+ * The candidates are found from its holdings along orders_token_side_price_idx (per token held,
+ * and per collection held with token_id null), not by reading the book of every collection.
  */
 export function offersReceivedSql(o: string, b: BookParams, account: string): string {
-  return (
-    `NOT ${o}.is_order_ask AND ${o}.status = 'VALID' AND ${o}.start_time <= ${b.now()} AND ${o}.end_time >= ${b.now()} AND ${o}.signer <> ${account} ` +
-    `AND ((${o}.token_id IS NOT NULL AND ${o}.strategy = ANY(${b.standardSale()})) OR (${o}.token_id IS NULL AND ${o}.strategy = ANY(${b.collectionOffer()}))) ` +
-    // the collections first (token_balances_owner_idx), so the book is read per collection held
-    `AND ${o}.collection_address IN (SELECT hc.collection_address FROM token_balances hc WHERE hc.owner = ${account} AND hc.balance > 0) ` +
-    `AND EXISTS (SELECT 1 FROM token_balances hb WHERE hb.owner = ${account} AND hb.collection_address = ${o}.collection_address ` +
-    `AND (${o}.token_id IS NULL OR hb.token_id = ${o}.token_id) AND hb.balance >= ${o}.amount)`
-  );
+  const bid = (x: string) => `NOT ${x}.is_order_ask AND ${x}.status = 'VALID'`;
+  const candidates =
+    `SELECT x.id FROM token_balances hb JOIN orders x ON x.collection_address = hb.collection_address AND x.token_id = hb.token_id ` +
+    `WHERE hb.owner = ${account} AND hb.balance > 0 AND ${bid('x')} AND x.strategy = ANY(${b.standardSale()}) AND x.amount <= hb.balance ` +
+    `UNION ALL SELECT x.id FROM (SELECT hc.collection_address, max(hc.balance) AS most FROM token_balances hc WHERE hc.owner = ${account} AND hc.balance > 0 GROUP BY hc.collection_address) hc ` +
+    `JOIN orders x ON x.collection_address = hc.collection_address AND x.token_id IS NULL ` +
+    `WHERE ${bid('x')} AND x.strategy = ANY(${b.collectionOffer()}) AND x.amount <= hc.most`;
+  return `NOT ${o}.is_order_ask AND ${live(o, b)} AND ${o}.signer <> ${account} AND ${o}.id IN (${candidates})`;
 }
 
 /** Best first: the highest price, then the oldest order. */
@@ -52,14 +54,32 @@ export const holdingAfterSql = (r: string, collection: string, tokenId: string) 
 /** The collection's floor: its cheapest live fixed-price listing (src/db/floor-sql.ts's rule, now). */
 export const floorPriceSql = (b: BookParams, collection: string) => `(SELECT min(f.price) FROM orders f WHERE ${liveAskSql('f', b, collection)})`;
 
-/** The token's best bid price: the higher of its best token offer and the collection's best collection offer. */
-export const bestBidPriceSql = (b: BookParams, collection: string, tokenId: string) => `(SELECT bb.price FROM orders bb WHERE bb.id = ${bestBidIdSql(b, collection, tokenId)})`;
+/** The highest live bid price of one branch of a token's bids: its token offers, or (tokenId null) its collection's offers. */
+function bestOfBranchSql(b: BookParams, collection: string, tokenId: string | null): string {
+  const token = tokenId === null ? 'x.token_id IS NULL' : `x.token_id = ${tokenId}`;
+  const strategies = tokenId === null ? b.collectionOffer() : b.standardSale();
+  // ORDER BY ... LIMIT 1 rather than max(): the planner then walks the index backwards and stops
+  // at the first live row instead of reading every bid of the collection (845 rows, 1.4 ms a token)
+  return `(SELECT x.price FROM orders x WHERE x.collection_address = ${collection} AND ${token} AND NOT x.is_order_ask AND ${live('x', b)} AND x.strategy = ANY(${strategies}) ORDER BY x.price DESC LIMIT 1)`;
+}
+
+/**
+ * The token's best bid price (Token.bestBid's price): the higher of its best token offer and the
+ * collection's best collection offer, each the first live row of an index read backwards.
+ */
+export const bestBidPriceSql = (b: BookParams, collection: string, tokenId: string) => `greatest(${bestOfBranchSql(b, collection, tokenId)}, ${bestOfBranchSql(b, collection, null)})`;
 
 /**
  * The totals over every holding of the rows (not the page): the value at the floor and at the
  * best bid, each a price times the balance; a holding without a floor or a bid adds nothing.
+ * The floor and the best collection offer are read once per collection held.
  */
 export function holdingTotalsSql(b: BookParams, rows: string): { atFloor: string; atBestBid: string } {
-  const sum = (price: string) => `(SELECT COALESCE(sum(${price} * r.balance), 0) FROM (${rows}) r)`;
-  return { atFloor: sum(floorPriceSql(b, 'r.collection_address')), atBestBid: sum(bestBidPriceSql(b, 'r.collection_address', 'r.token_id')) };
+  const atFloor = `(SELECT COALESCE(sum(${floorPriceSql(b, 'c.collection_address')} * c.n), 0) FROM (SELECT r.collection_address, sum(r.balance) AS n FROM (${rows}) r GROUP BY r.collection_address) c)`;
+  // materialized: the collection's best offer once per collection, not once per token joined to it
+  const atBestBid =
+    `(WITH c AS MATERIALIZED (SELECT d.collection_address, ${bestOfBranchSql(b, 'd.collection_address', null)} AS best FROM (SELECT DISTINCT r.collection_address FROM (${rows}) r) d) ` +
+    `SELECT COALESCE(sum(greatest(${bestOfBranchSql(b, 'r.collection_address', 'r.token_id')}, c.best) * r.balance), 0) FROM (${rows}) r ` +
+    `JOIN c ON c.collection_address = r.collection_address)`;
+  return { atFloor, atBestBid };
 }

@@ -22,7 +22,8 @@ export interface BookParams {
 export const BOOK_SIDES = ['ASK', 'BID'] as const;
 export type BookSide = (typeof BOOK_SIDES)[number];
 
-const live = (o: string, b: BookParams) => `${o}.status = 'VALID' AND ${o}.start_time <= ${b.now()} AND ${o}.end_time >= ${b.now()}`;
+/** Live: VALID, started, not ended, over the orders alias `o`. */
+export const live = (o: string, b: BookParams) => `${o}.status = 'VALID' AND ${o}.start_time <= ${b.now()} AND ${o}.end_time >= ${b.now()}`;
 
 /** The live asks of a collection (or of one token), over the orders alias `o`. */
 export function liveAskSql(o: string, b: BookParams, collection: string, tokenId?: string): string {

@@ -97,12 +97,15 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
+/** The engine's statements (it builds JSON text): the service's timers (the floor catch-up) may log theirs meanwhile. */
+const engineStatements = (list: string[]) => list.filter((s) => s.includes(`'{"`));
+
 /** The answer from the engine, checked equal to the resolvers' (text and status). */
 async function both(query: string, variables: Record<string, unknown> = {}) {
   const engine = await answerVia(app, query, variables, true);
   const resolvers = await answerVia(app, query, variables, false);
   expect(engine.text, query).toBe(resolvers.text);
-  return { ...JSON.parse(engine.text.slice(4)), statements: engine.statements.length };
+  return { ...JSON.parse(engine.text.slice(4)), statements: engineStatements(engine.statements).length };
 }
 
 const OFFERS = 'totalCount edges { cursor node { hash price signer tokenId } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
@@ -237,8 +240,7 @@ describe(`Account by the read engine (${backendName})`, () => {
         const engine = await answerVia(app, query, {}, true);
         const resolvers = await answerVia(app, query, {}, false);
         expect(engine.text, query).toBe(resolvers.text);
-        expect(engine.statements, query).toHaveLength(1);
-        expect(engine.statements[0], query).toContain(`'{"`);
+        expect(engineStatements(engine.statements), query).toHaveLength(1);
       }),
       { numRuns: Number(process.env.READ_ENGINE_RUNS ?? 60) },
     );
