@@ -71,13 +71,13 @@ export interface RetrySchedule {
 }
 
 /**
- * The wait after the `failures`-th consecutive failure: firstMs doubling up to maxMs, with "full
- * jitter" over the upper half (so a receiver that comes back is not hit by every sender at once,
- * and no wait is shorter than half the schedule's). `random` is in [0, 1).
+ * The wait after the `failures`-th consecutive failure: firstMs doubling up to maxMs, spread
+ * evenly over 75-125 % of that (so endpoints that failed together do not retry together, and the
+ * schedule's total stays about a day on average). `random` is in [0, 1).
  */
 export function retryDelayMs(failures: number, s: RetrySchedule, random: number): number {
   const base = Math.min(s.maxMs, s.firstMs * 2 ** Math.min(Math.max(0, failures - 1), 40));
-  return Math.round(base / 2 + (base / 2) * random);
+  return Math.round(base * (0.75 + 0.5 * random));
 }
 
 /** After this failure, is the endpoint given up on (DISABLED)? */
