@@ -4,7 +4,7 @@
 // Ids are taken before commit, so a lower id can commit after a higher one; a reader that moved
 // past the higher id would never see the lower. The log is therefore read in the order
 // (tx_id, id) and only below the visibility horizon: rows whose writing transaction is older than
-// the oldest transaction still running (pg_snapshot_xmin of the current snapshot). Every such
+// the oldest transaction still running in this database (VISIBILITY_HORIZON_SQL). Every such
 // transaction has ended, so that prefix of the log is final; anything committed later has a
 // tx_id at or above the horizon and sorts after every row already read. Within one transaction
 // events keep their id order; across transactions the order is the transactions' (usually, but
@@ -45,7 +45,18 @@ export interface SqlQueryable {
 /** Rows looked at per read, matching or not: bounds a read under a narrow filter. */
 const SCAN_ROWS = 2000;
 
-const HORIZON = `pg_snapshot_xmin(pg_current_snapshot())`;
+/**
+ * The visibility horizon: the oldest transaction still running in this database (else the next
+ * transaction id). Transaction ids are shared by every database of the server, and
+ * pg_snapshot_xmin would let a long transaction in another database (a bulk load elsewhere) hold
+ * every stream back; it can never write this log. So the running ids of the current snapshot count
+ * unless pg_stat_activity shows them in another database's backend; one it cannot place (ended
+ * since, prepared, not visible to this role) still counts: the horizon errs towards waiting.
+ */
+export const VISIBILITY_HORIZON_SQL = `(SELECT COALESCE(min(x), pg_snapshot_xmax(pg_current_snapshot()))
+  FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+  WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.backend_xid = x::xid AND a.datname IS DISTINCT FROM current_database()))`;
+const HORIZON = VISIBILITY_HORIZON_SQL;
 
 /** The filter over the market_events row `e`; a retraction follows the type of what it retracts. */
 export function streamFilterSql(f: MarketEventStreamFilter, p: Params, e: string): string[] {

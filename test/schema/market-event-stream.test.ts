@@ -44,10 +44,14 @@ async function addEvents(sql: Sql, n: number, over: { type?: string; collection?
   return rows.map((r) => r.id).sort((a, b) => Number(a) - Number(b));
 }
 
+/**
+ * The next n events. The wait is long on purpose: on a shared PostgreSQL server a long write
+ * transaction in another database holds the visibility horizon, and the stream waits for it.
+ */
 async function take(s: SseStream, n: number) {
   const got: { id: string | null; eventId: string; type: string; extensionsId: string }[] = [];
   for (let i = 0; i < n; i++) {
-    const ev = await s.next();
+    const ev = await s.next(30_000);
     expect(ev.data.errors).toBeUndefined();
     got.push({ id: ev.id, eventId: ev.data.data.marketEvents.eventId, type: ev.data.data.marketEvents.type, extensionsId: ev.data.extensions?.eventId });
   }
@@ -154,6 +158,53 @@ describe(`marketEvents subscription (${backendName})`, () => {
     } finally {
       await client.dispose();
       await served.close();
+    }
+  });
+
+  it('over graphql-ws, a drain completes the stream and closes with 1001; the client resumes on another instance with `after`', async () => {
+    const testDb = await openTestDatabase();
+    const config = loadConfig({ SEED: '0', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', EVENT_STREAM_POLL_MS: '50' });
+    const logger = createLogger('silent');
+    const first = await boot(config, logger, { db: testDb.db, indexer: false, now: () => FIXED_NOW });
+    const second = await boot(config, logger, { db: testDb.db, indexer: false, now: () => FIXED_NOW });
+    const a = await listen({ ...first, config });
+    const b = await listen({ ...second, config });
+    try {
+      const written = await addEvents(testDb.db.sql, 3);
+      const raw = new WebSocket(a.wsUrl, 'graphql-transport-ws');
+      const messages: any[] = [];
+      raw.on('message', (m) => messages.push(JSON.parse(String(m))));
+      const closed = new Promise<number>((resolve) => raw.on('close', (code) => resolve(code)));
+      await new Promise((r) => raw.on('open', r));
+      raw.send(JSON.stringify({ type: 'connection_init', payload: {} }));
+      while (!messages.some((m) => m.type === 'connection_ack')) await new Promise((r) => setTimeout(r, 10));
+      raw.send(JSON.stringify({ id: 's', type: 'subscribe', payload: { query: STREAM, variables: { after: '0' } } }));
+      const nexts = () => messages.filter((m) => m.id === 's' && m.type === 'next');
+      const deadline = Date.now() + 10_000;
+      while (nexts().length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      const drained = a.drain(5000);
+      await first.endSubscriptions(); // what server.ts does beside the drain
+      expect(await closed).toBe(1001);
+      await drained;
+      expect(messages.filter((m) => m.id === 's').at(-1)).toEqual({ id: 's', type: 'complete' });
+      const seen = nexts().map((m) => m.payload.extensions.eventId as string);
+      written.push(...(await addEvents(testDb.db.sql, 2)));
+      const client = createClient({ url: b.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+      try {
+        for await (const r of client.iterate<{ marketEvents: { eventId: string } }>({ query: STREAM, variables: { after: seen.at(-1) } })) {
+          seen.push(r.data!.marketEvents.eventId);
+          if (seen.length === written.length) break;
+        }
+      } finally {
+        await client.dispose();
+      }
+      expect(seen).toEqual(written);
+    } finally {
+      await a.close();
+      await b.close();
+      await first.close();
+      await second.close();
+      await testDb.close();
     }
   });
 

@@ -190,6 +190,25 @@ describe.runIf(TEST_DATABASE_URL)('market event log reader under concurrent writ
     });
   }
 
+  it('is not held back by a transaction in another database of the server', async () => {
+    const start = await logHeadPosition(db.sql);
+    const elsewhere = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await elsewhere.connect();
+    clients.push(elsewhere);
+    await elsewhere.query('BEGIN');
+    const [{ xid }] = (await elsewhere.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid')).rows as [{ xid: string }];
+    try {
+      const w = await writer();
+      const id = await idOf(w, insertEvent('LIST', { token: '4', from: A, order: HASH }));
+      // the other database's transaction is older than the event's and still runs
+      const [row] = await db.sql.query<{ tx: string }>('SELECT tx_id::text AS tx FROM market_events WHERE id = $1::bigint', [id]);
+      expect(BigInt(xid)).toBeLessThan(BigInt(row!.tx));
+      expect((await readUntil(start, 1)).ids).toEqual([id]);
+    } finally {
+      await elsewhere.query('ROLLBACK');
+    }
+  });
+
   it('reads nothing a rolled-back transaction wrote, and is not held back by it afterwards', async () => {
     const start = await logHeadPosition(db.sql);
     const w = await writer();
