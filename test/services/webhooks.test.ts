@@ -279,7 +279,7 @@ describe(`webhooks (${backendName})`, () => {
     expect(await webhooks()).toMatchObject({ status: 'up' });
   });
 
-  it('two workers on one database never deliver to one endpoint at once, and deliver every event once', async () => {
+  it('two workers on one database never deliver to one endpoint at once, deliver every event once, and take over an expired lease', async () => {
     let secret = '';
     const r = await startReceiver(() => secret);
     try {
@@ -293,6 +293,16 @@ describe(`webhooks (${backendName})`, () => {
       expect(r.state.maxInFlight).toBe(1);
       expect(r.got).toHaveLength(4);
       expect(new Set(r.got.map((e) => e.eventId)).size).toBe(4);
+
+      // an instance that died holding the lease: nobody delivers until the lease runs out, then another takes over
+      r.state.delayMs = 0;
+      await app.db.sql.query(`UPDATE webhook_endpoints SET lease_owner = 'dead-instance', lease_expires_at = now() + interval '1 hour' WHERE id = $1`, [ep.endpoint.id]);
+      await list(4);
+      await drain(w1);
+      expect(r.got).toHaveLength(4);
+      await app.db.sql.query(`UPDATE webhook_endpoints SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [ep.endpoint.id]);
+      await drain(w2);
+      expect(r.got).toHaveLength(5);
     } finally {
       await r.close();
     }
