@@ -9,7 +9,7 @@
 // Events are written in transactions of 1,000 rows over 50 collections, so tx_id varies as it
 // does under real writers.
 import { parseArgs } from 'node:util';
-import { LOG_START, logHeadPosition, readMarketEventsAfter } from '../src/services/market-event-log.js';
+import { LOG_START, logHeadPosition, readMarketEventsAfter, VISIBILITY_HORIZON_SQL } from '../src/services/market-event-log.js';
 import { bootBenchApp, createBenchDatabase, fixed, machine, runBench, table, timeIt, type DbKind } from './helpers.js';
 
 const { values: args } = parseArgs({
@@ -86,7 +86,7 @@ await runBench(async () => {
 
   if (db.kind === 'postgres') {
     const plan = await sql.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN SELECT e.id FROM market_events e WHERE (e.tx_id, e.id) > ($1::xid8, $2::bigint) AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY e.tx_id, e.id LIMIT 2000`,
+      `EXPLAIN SELECT e.id FROM market_events e WHERE (e.tx_id, e.id) > ($1::xid8, $2::bigint) AND e.tx_id < ${VISIBILITY_HORIZON_SQL} ORDER BY e.tx_id, e.id LIMIT 2000`,
       [head.txId, head.id],
     );
     console.log(`\nEXPLAIN of the head scan:\n${plan.map((p) => `  ${p['QUERY PLAN']}`).join('\n')}`);

@@ -118,7 +118,8 @@ export async function readMarketEventsAfter(sql: SqlQueryable, after: LogPositio
                SELECT ${ACTIVITY_COLUMNS}, e.tx_id::text AS "txId", row_number() OVER (ORDER BY e.tx_id, e.id) AS ord FROM hits e) r) AS events,
             (SELECT json_build_object('txId', s.tx_id::text, 'id', s.id::text, 'n', (SELECT count(*) FROM scan)) FROM scan s ORDER BY s.tx_id DESC, s.id DESC LIMIT 1) AS scanned,
             (SELECT json_build_object('txId', r.through_tx_id::text, 'id', r.through_id::text) FROM market_event_retention r) AS pruned,
-            EXISTS (SELECT 1 FROM market_events w WHERE w.tx_id >= ${HORIZON} AND (w.tx_id, w.id) > (${tx}, ${id})) AS pending`,
+            -- committed rows wait above the horizon iff the log's last row (one backward index step) does
+            COALESCE((SELECT w.tx_id >= ${HORIZON} AND (w.tx_id, w.id) > (${tx}, ${id}) FROM market_events w ORDER BY w.tx_id DESC, w.id DESC LIMIT 1), false) AS pending`,
     p.values,
   );
   // retention deleted rows this reader had not reached: say so rather than skip them
