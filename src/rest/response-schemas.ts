@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { FILL_FUNCTIONS, FULFILLMENT_STEP_CODES } from '../domain/fulfillment.js';
 import { ORDER_PROBLEM_CODES } from '../domain/order-problems.js';
+import { ORDER_WARNING_CODES } from '../domain/order-warnings.js';
 import { ORDER_STATUSES } from '../domain/order-status.js';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/).meta({ description: 'EIP-55 checksummed address' });
@@ -94,12 +95,22 @@ export const OrderProblemResponse = z
   .strictObject({ code: z.enum(ORDER_PROBLEM_CODES), field: z.string().nullable(), message: z.string() })
   .meta({ id: 'OrderProblem' });
 
+export const OrderWarningResponse = z
+  .strictObject({
+    code: z.enum(ORDER_WARNING_CODES),
+    message: z.string(),
+    reference: z.string().meta({ description: 'what the order is compared with: wei per unit for a price, seconds for an expiry' }),
+    value: z.string().meta({ description: "the order's figure in the same unit" }),
+  })
+  .meta({ id: 'OrderWarning', description: 'never a refusal (docs/api.md, "Warnings")' });
+
 export const ValidateOrderResponse = z
   .strictObject({
     hash: hash.nullable(),
     signer: address.nullable().meta({ description: 'the address recovered from the signature' }),
     valid: z.boolean(),
     problems: z.array(OrderProblemResponse),
+    warnings: z.array(OrderWarningResponse),
   })
   .meta({ id: 'OrderValidation' });
 

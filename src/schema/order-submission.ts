@@ -2,6 +2,7 @@
 // run. A refused order is a value of the CreateOrderResult union (OrderRejected, with every
 // problem and its code), never a masked error; the codes are the same as on REST.
 import { ORDER_PROBLEM_CODES, type OrderProblem } from '../domain/order-problems.js';
+import { ORDER_WARNING_CODES, type OrderWarning } from '../domain/order-warnings.js';
 import type { Order as OrderRow } from '../generated/prisma/client.js';
 import { MAX_BATCH, type OrderValidation } from '../services/order-submission.js';
 import { OrderRejectedError } from '../services/order-rejected.js';
@@ -42,6 +43,18 @@ const OrderProblemRef = builder.objectRef<OrderProblem>('OrderProblem').implemen
   }),
 });
 
+const OrderWarningCodeEnum = builder.enumType('OrderWarningCode', { values: ORDER_WARNING_CODES });
+
+const OrderWarningRef = builder.objectRef<OrderWarning>('OrderWarning').implement({
+  description: 'Something about an order its maker may not mean (a listing far under the floor, a bid above a listing, an expiry very far or very near, a price unlike recent sales). Never a refusal: see docs/api.md "Warnings".',
+  fields: (t) => ({
+    code: t.field({ type: OrderWarningCodeEnum, resolve: (w) => w.code }),
+    message: t.exposeString('message'),
+    reference: t.exposeString('reference', { description: 'what the order is compared with: wei per unit for a price, seconds for an expiry' }),
+    value: t.exposeString('value', { description: "the order's figure in the same unit" }),
+  }),
+});
+
 // Plain values, not the Error: graphql-js treats a resolver that returns an Error as a throw.
 type Rejected = { kind: 'rejected'; message: string; hash: string | null; problems: OrderProblem[] };
 type Created = { kind: 'created'; order: OrderRow };
@@ -59,6 +72,15 @@ const OrderRejected = builder.objectRef<Rejected>('OrderRejected').implement({
 const CreateOrderSuccess = builder.objectRef<Created>('CreateOrderSuccess').implement({
   fields: (t) => ({
     order: t.field({ type: Order, resolve: (r) => r.order }),
+    warnings: t.field({
+      type: [OrderWarningRef],
+      description: 'the market the stored order meets now, the order itself left out (read only when selected)',
+      resolve: ({ order: o }, _args, ctx) =>
+        ctx.services.submissions.warningsFor(
+          { collection: o.collectionAddress, tokenId: o.tokenId === null ? null : BigInt(o.tokenId.toFixed()), isOrderAsk: o.isOrderAsk, price: BigInt(o.price.toFixed()), amount: BigInt(o.amount.toFixed()), startTime: o.startTime, endTime: o.endTime },
+          o.hash,
+        ),
+    }),
   }),
 });
 
@@ -82,6 +104,7 @@ const OrderValidationRef = builder.objectRef<OrderValidation>('OrderValidation')
     }),
     valid: t.exposeBoolean('valid'),
     problems: t.field({ type: [OrderProblemRef], resolve: (v) => v.problems }),
+    warnings: t.field({ type: [OrderWarningRef], description: 'never a refusal; empty when the fields do not parse', resolve: (v) => v.warnings }),
   }),
 });
 

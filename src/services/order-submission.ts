@@ -22,6 +22,7 @@ import { computeOrderHash, exchangeDomain } from '../domain/maker-order.js';
 import { parseMakerOrderInput, toSignedMakerOrder, type ParsedMakerOrderInput } from '../domain/maker-order-input.js';
 import { paramsToJson } from '../domain/order-params.js';
 import { orderProblem, type OrderProblem, type OrderProblemCode } from '../domain/order-problems.js';
+import type { OrderWarning } from '../domain/order-warnings.js';
 import { checkOrderRules } from '../domain/order-rules.js';
 import { ECDSA_PROBLEM_CODES } from '../domain/order-signature.js';
 import { strategyKind, transferManagerFor } from '../domain/networks.js';
@@ -31,6 +32,7 @@ import { createWriteBatcher } from '../db/write-batcher.js';
 import type { StatsService } from './stats.js';
 import { nowSeconds, type ServiceDeps } from './deps.js';
 import { OrderRejectedError } from './order-rejected.js';
+import { createOrderWarningsService } from './order-warnings.js';
 import { inlineSignatureVerifier } from './signature-pool.js';
 
 /** Spec 2.4 rule 3 / spec 8. */
@@ -45,9 +47,11 @@ export interface OrderValidation {
   recoveredSigner: string | null;
   valid: boolean;
   problems: OrderProblem[];
+  /** what the order meets on the market, never a refusal (src/domain/order-warnings.ts); empty when the fields do not parse */
+  warnings: OrderWarning[];
 }
 
-interface Assessment extends OrderValidation {
+interface Assessment extends Omit<OrderValidation, 'warnings'> {
   parsed: ParsedMakerOrderInput | null;
   sig: { signature: string; v: number; r: string; s: string } | null;
   /** a collection found on chain, to register with the order */
@@ -69,6 +73,7 @@ const COLLECTION_TYPE_CACHE_MAX = 100_000;
 type StateRow = { ctype: 'ERC721' | 'ERC1155' | null; min_nonce: string | null; dead: boolean; same_nonce: number; duplicate: boolean };
 
 export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<StatsService, 'recordFloorSoon'>) {
+  const warnings = createOrderWarningsService(deps);
   const { sql } = deps.db;
   const { network, chain } = deps;
   const domain = exchangeDomain(network.chainId, network.exchange);
@@ -202,8 +207,8 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
 
   /** The dry run: every problem the order has, storing nothing. */
   async function validateOrder(raw: unknown): Promise<OrderValidation> {
-    const { hash, recoveredSigner, valid, problems } = await assess(raw);
-    return { hash, recoveredSigner, valid, problems };
+    const { hash, recoveredSigner, valid, problems, parsed } = await assess(raw);
+    return { hash, recoveredSigner, valid, problems, warnings: parsed ? await warnings.warningsFor(parsed) : [] };
   }
 
   const runInserts = (items: readonly OrderInsert[]) => submitOrdersIsolated(sql, items, MAX_ORDERS_PER_NONCE);
@@ -329,7 +334,7 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
     return results as (Order | OrderRejectedError)[];
   }
 
-  return { validateOrder, createOrder, createOrders };
+  return { validateOrder, createOrder, createOrders, warningsFor: warnings.warningsFor };
 }
 
 export type OrderSubmissionService = ReturnType<typeof createOrderSubmissionService>;

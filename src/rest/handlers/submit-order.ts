@@ -31,5 +31,5 @@ export async function validateOrder(_query: Query, ctx: Context, request: Reques
   const body = await readJsonBody(request, ctx.services.deps.config.maxBodyBytes);
   const v = await ctx.services.submissions.validateOrder(body);
   // v1 clients read the recovered address as `signer`
-  return ok({ hash: v.hash, signer: v.recoveredSigner, valid: v.valid, problems: asProblems(v.problems) });
+  return ok({ hash: v.hash, signer: v.recoveredSigner, valid: v.valid, problems: asProblems(v.problems), warnings: v.warnings });
 }

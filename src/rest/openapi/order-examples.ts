@@ -7,6 +7,7 @@
 import { computeOrderHash, exchangeDomain, MAKER_ORDER_TYPES } from '../../domain/maker-order.js';
 import { parseMakerOrderInput, toSignedMakerOrder } from '../../domain/maker-order-input.js';
 import { paramsForResponse } from '../../domain/order-params.js';
+import type { OrderWarning } from '../../domain/order-warnings.js';
 import type { Services } from '../../services/index.js';
 import examples from './examples.json' with { type: 'json' };
 
@@ -18,7 +19,7 @@ export interface OrderExamples {
   /** the v1 Order POST /orders answers for it (201) */
   order: Record<string, unknown>;
   /** what POST /orders/validate answers for it */
-  validation: { hash: string; signer: string; valid: true; problems: [] };
+  validation: { hash: string; signer: string; valid: true; problems: []; warnings: OrderWarning[] };
 }
 
 const VALID_FOR_SECONDS = 30 * 86_400;
@@ -54,7 +55,7 @@ export function orderExamplesFor(makerOrder: MakerOrderExample): OrderExamples {
       s: `0x${sig.slice(66, 130)}`,
       v: parseInt(sig.slice(130, 132), 16),
     },
-    validation: { hash, signer: p.signer, valid: true, problems: [] },
+    validation: { hash, signer: p.signer, valid: true, problems: [], warnings: [] },
   };
 }
 
@@ -78,5 +79,8 @@ export async function signOrderExamples(services: Services): Promise<OrderExampl
   const parsed = parseMakerOrderInput(body);
   if (!parsed.ok) throw new Error('the order example does not parse');
   const signature = await wallet.signTypedData(exchangeDomain(network.chainId, network.exchange), MAKER_ORDER_TYPES, toSignedMakerOrder(parsed.value));
-  return orderExamplesFor({ ...body, signature });
+  const signed = orderExamplesFor({ ...body, signature });
+  // the warnings it meets on the demo market (the template listing is under its collection's floor)
+  const { warnings } = await services.submissions.validateOrder(signed.makerOrder);
+  return { ...signed, validation: { ...signed.validation, warnings } };
 }
