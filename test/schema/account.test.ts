@@ -97,7 +97,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-/** The engine's statements (it builds JSON text): the service's timers (the floor catch-up) may log theirs meanwhile. */
+/** The engine's statements (it builds JSON text): the service's timers (floor catch-up, deliveries) may log theirs meanwhile. */
 const engineStatements = (list: string[]) => list.filter((s) => s.includes(`'{"`));
 
 /** The answer from the engine, checked equal to the resolvers' (text and status). */

@@ -229,9 +229,9 @@ describe(`Query.activity, Collection.activity and Token.activity by the read eng
         const engine = await answer(query, true);
         const resolvers = await answer(query, false);
         expect(engine.text, query).toBe(resolvers.text);
-        expect(engine.statements, query).toHaveLength(1);
-        // the engine's statement (it builds JSON text), not the resolvers' reads
-        expect(engine.statements[0], query).toContain(`'{"`);
+        // one statement of the engine's (it builds JSON text); the service's timers (floor
+        // catch-up, deliveries) may log theirs meanwhile
+        expect(engine.statements.filter((s) => s.includes(`'{"`)), query).toHaveLength(1);
       }),
       { numRuns: Number(process.env.READ_ENGINE_RUNS ?? 80) },
     );
