@@ -5,7 +5,7 @@ import { V1_EVENT_TYPES } from '../../domain/activity-query.js';
 import { EventsQuery } from '../request-schemas.js';
 import { CollectionResponse, OrderResponse } from '../response-schemas.js';
 import examples from './examples.json' with { type: 'json' };
-import type { RouteDoc } from './route-docs.js';
+import type { RouteDoc } from './route-doc.js';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/).meta({ description: 'EIP-55 checksummed address' });
 

@@ -21,25 +21,10 @@ import { FULFILLMENT_EXAMPLE } from './fulfillment-example.js';
 import { TEMPLATE_ORDER_EXAMPLES, type OrderExamples } from './order-examples.js';
 import { TOKEN_EXAMPLE } from './token-example.js';
 import { WEBHOOK_ROUTE_DOCS } from './webhooks-doc.js';
+import type { RouteDocs } from './route-doc.js';
 
-export interface RouteDoc {
-  summary: string;
-  description?: string;
-  tag: 'Orders' | 'Collections' | 'Indexer' | 'Webhooks';
-  query: z.ZodObject;
-  body?: { schema: z.ZodType; example: unknown };
-  response: { status: 200 | 201; data: z.ZodType; example: unknown };
-  /** failure statuses the route answers besides those of every route (429, 500, 503) */
-  failures: number[];
-  /** needs X-Looks-Api-Key when the deployment sets WRITE_API_KEYS */
-  writeKey?: boolean;
-  /** needs an API key (X-Looks-Api-Key) always: webhook endpoints belong to one */
-  apiKey?: boolean;
-  /** reads the chain: answers 503 on a deployment without RPC_URL (x-requires-chain) */
-  requiresChain?: boolean;
-}
+export type { RouteDoc, RouteDocs } from './route-doc.js';
 
-export type RouteDocs = Record<string, Partial<Record<'GET' | 'POST', RouteDoc>>>;
 
 export function routeDocs(orderExamples: OrderExamples): RouteDocs {
   return {

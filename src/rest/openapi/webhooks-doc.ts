@@ -10,7 +10,7 @@ import {
   WebhookIdBody,
   WebhookWithSecretResponse,
 } from '../webhook-schemas.js';
-import type { RouteDocs } from './route-docs.js';
+import type { RouteDocs } from './route-doc.js';
 
 const ENDPOINT = {
   id: '1',
