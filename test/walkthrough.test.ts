@@ -78,6 +78,30 @@ describe(`README and docs examples (${backendName})`, () => {
 
   it.each(curls)('%s: %s answers 200', async (_page, line) => {
     const { path, query } = curlRequest(line);
+    if (query !== undefined && line.includes('text/event-stream')) {
+      // a subscription over SSE: the stream opens and its first event carries an id
+      const lastEventId = /-H 'Last-Event-ID: (\d+)'/i.exec(line)?.[1];
+      const aborter = new AbortController();
+      const res = await app.yoga.fetch('http://test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+        body: JSON.stringify({ query }),
+        signal: aborter.signal,
+      });
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!/\nid: \d+/.test(`\n${text}`)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+      aborter.abort();
+      await reader.cancel().catch(() => {});
+      expect(text).toMatch(/^id: \d+$/m);
+      expect(text).not.toContain('"errors"');
+      return;
+    }
     if (query !== undefined) {
       const r = await app.gql(query);
       expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
