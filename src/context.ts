@@ -19,6 +19,8 @@ function createLoaders(services: Services, sql: StatementBatch) {
   return {
     collection: new DataLoader((addresses: readonly string[]) => services.collections.getCollections(addresses, sql)),
     stats: new DataLoader((addresses: readonly string[]) => services.stats.statsFor(addresses, sql)),
+    /** `<order hash>|<status>`: the latest event that set it (Order.fillability) */
+    statusEvents: new DataLoader((keys: readonly string[]) => services.fillability.latestStatusEvents(keys, sql)),
   };
 }
 

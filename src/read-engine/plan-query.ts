@@ -81,6 +81,8 @@ export class QueryPlan {
     /** the request's clock, read once (statsFor's and the resolvers' now) */
     readonly now: Date,
     readonly strategies: Pick<Network['strategies'], 'standardSale' | 'collectionOffer'> = { standardSale: [], collectionOffer: [] },
+    /** the addresses a fix names (Order.fillability) */
+    readonly operators: Pick<Network, 'exchange' | 'transferManagerERC721' | 'transferManagerERC1155'> = { exchange: '', transferManagerERC721: '', transferManagerERC1155: '' },
   ) {
     this.book = bookParams((v, cast) => this.params.add(v, cast), this.nowSql, strategies);
   }

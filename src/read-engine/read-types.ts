@@ -12,6 +12,7 @@ import { planCollectionStats } from './stats-reads.js';
 import { ACCOUNT_HOLDING_TYPE, ACCOUNT_TYPE } from './account-reads.js';
 import { COLLECTION_DEPTH, TOKEN_TYPE } from './token-reads.js';
 import { LISTING_REWARD_TYPE } from './listing-reward-reads.js';
+import { ORDER_FILLABILITY } from './fillability-reads.js';
 import { jsonBoolean, jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
 
 /** What a field reads, over the row alias `t` of its type; `now()` is the request's clock in seconds (SQL, a parameter added on first use). */
@@ -78,6 +79,7 @@ export const ORDER_TYPE: ReadType<OrderColumn> = {
       from: (t, a) => `FROM collections ${a} WHERE ${a}.address = ${t}.collection_address`,
       nullable: false,
     },
+    fillability: ORDER_FILLABILITY,
   },
 };
 

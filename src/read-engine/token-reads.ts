@@ -9,28 +9,17 @@ import { MAX_DEPTH_LEVELS, MAX_TOKEN_PAGE } from '../services/tokens.js';
 import { jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonObjectSql, jsonString, jsonUnixTime, orUnrenderable } from './json-sql.js';
 import type { QueryPlan } from './plan-query.js';
 import type { FieldRead, ReadType } from './read-types.js';
+import { objectFieldsSql } from './object-fields.js';
 import { collectFields, subSelections } from './selection.js';
 
 type Planned = Extract<FieldRead<string>, { kind: 'planned' }>['plan'];
 const planned = (plan: Planned): FieldRead<string> => ({ kind: 'planned', columns: [], plan });
 const leaf = (json: (t: string) => string): FieldRead<string> => ({ kind: 'leaf', columns: [], json });
 
-/** The fields of a small object type that is not a read type, each rendered from `render`. */
-function fieldsOf(p: QueryPlan, nodes: readonly FieldNode[], typename: string, render: Record<string, string>): string {
-  const parts: { key: string; sql: string }[] = [];
-  for (const [key, f] of collectFields(subSelections(nodes), typename, p.scope)) {
-    const name = f[0]!.name.value;
-    const sql = name === '__typename' ? jsonLiteral(typename) : render[name];
-    if (sql === undefined) return p.unrenderable(`${typename}.${name}`);
-    parts.push({ key, sql });
-  }
-  return jsonObjectSql(parts);
-}
-
 /** Owners by balance, then by address in code-unit order (the resolver sorts them in JavaScript). */
 const owners: Planned = (p, nodes, _args, t) => {
   const w = p.alias('w');
-  const item = fieldsOf(p, nodes, 'TokenOwner', { owner: jsonString(`${w}.owner`), balance: jsonString(`${w}.balance::text`) });
+  const item = objectFieldsSql(p, nodes, 'TokenOwner', { owner: jsonString(`${w}.owner`), balance: jsonString(`${w}.balance::text`) });
   return (
     `(SELECT '[' || COALESCE(string_agg(${item}, ',' ORDER BY ${w}.balance DESC, ${w}.owner COLLATE "C" ASC), '') || ']' ` +
     `FROM token_balances ${w} WHERE ${w}.collection_address = ${t}.collection_address AND ${w}.token_id = ${t}.token_id AND ${w}.balance > 0)`
@@ -60,7 +49,7 @@ function depthSql(p: QueryPlan, nodes: readonly FieldNode[], args: Record<string
   };
   for (const [key, f] of collectFields(subSelections(nodes), 'BookDepth', p.scope)) {
     if (f[0]!.name.value !== 'levels' || render[`levels:${key}`]) continue;
-    const item = fieldsOf(p, f, 'DepthLevel', {
+    const item = objectFieldsSql(p, f, 'DepthLevel', {
       price: jsonString(`${l}.price::text`),
       priceEth: jsonEther(`${l}.price`),
       orderCount: jsonInt(`${l}.n`),

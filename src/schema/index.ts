@@ -3,6 +3,7 @@ import { printSchema, lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.js';
 import './scalars.js';
 import './order.js';
+import './order-fillability.js';
 import './collection-stats.js';
 import './collection.js';
 import './listing-rewards.js';

@@ -10,6 +10,7 @@ import { createIndexerStatusService } from './indexer-status.js';
 import { createListingRewardsService } from './listing-rewards.js';
 import { createMarketEventStreamService } from './market-event-stream.js';
 import { createNonceService } from './nonces.js';
+import { createOrderFillabilityService } from './order-fillability.js';
 import { createOrderService } from './orders.js';
 import { createOrderSubmissionService } from './order-submission.js';
 import { createOverviewService } from './overview.js';
@@ -31,6 +32,7 @@ export function createServices(deps: ServiceDeps) {
     submissions: observeSubmissions(createOrderSubmissionService(deps, stats)),
     sales: createSalesService(deps),
     listingRewards: createListingRewardsService(deps),
+    fillability: createOrderFillabilityService(deps),
     health: createHealthService(deps),
     indexer: createIndexerStatusService(deps),
     overview: createOverviewService(deps),

@@ -1,0 +1,46 @@
+// Order.fillability in SQL (the resolver it stands for: src/schema/order-fillability.ts): the
+// reason by the same rule as the status leaf plus NOT_STARTED, the fixes and the final reasons
+// written into the statement from src/domain/order-fillability.ts, the operator from the network,
+// and the block and transaction of the latest event that set the order's status
+// (src/services/order-fillability.ts STATUS_EVENTS_SQL reads the same row).
+// This file imports only types from ./read-types.ts and ./plan-query.ts, which import its values.
+import { CHAIN_REASONS, FINAL_REASONS, REASON_FIXES, UNFILLABLE_REASONS } from '../domain/order-fillability.js';
+import { CHAIN_FINAL_STATUSES } from '../domain/order-status.js';
+import { jsonLiteral } from './json-sql.js';
+import { objectFieldsSql } from './object-fields.js';
+import type { FieldRead } from './read-types.js';
+
+const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+const literalOrNull = (v: string | null) => (v ? jsonLiteral(v) : `'null'`);
+
+/** Order.fillability over the orders alias `t` (the plan's network names the operators). */
+export const ORDER_FILLABILITY: FieldRead<'hash' | 'status' | 'startTime' | 'endTime' | 'collectionAddress'> = {
+    kind: 'planned',
+    columns: ['hash', 'status', 'startTime', 'endTime', 'collectionAddress'],
+    plan: (p, nodes, _args, t) => {
+      const network = p.operators;
+      const now = p.nowSql();
+      // effectiveStatus (src/domain/order-status.ts), then NOT_STARTED before startTime
+      const reason =
+        `CASE WHEN ${t}.status IN (${list(CHAIN_FINAL_STATUSES)}) THEN ${t}.status::text ` +
+        `WHEN ${t}.status = 'EXPIRED' OR ${t}.end_time < ${now} THEN 'EXPIRED' ` +
+        `WHEN ${t}.status <> 'VALID' THEN ${t}.status::text WHEN ${t}.start_time > ${now} THEN 'NOT_STARTED' END`;
+      const event = (column: string) =>
+        `CASE WHEN f.reason IN (${list(CHAIN_REASONS)}) THEN COALESCE((SELECT to_json(m.${column})::text FROM market_events m ` +
+        `WHERE m.order_hash = ${t}.hash AND m.new_status::text = f.reason AND m.type <> 'RETRACTED' AND NOT EXISTS (SELECT 1 FROM market_events r WHERE r.retracts_id = m.id) ` +
+        `ORDER BY m.id DESC LIMIT 1), 'null') ELSE 'null' END`;
+      const transferManager =
+        `COALESCE((SELECT CASE c.type WHEN 'ERC721' THEN ${literalOrNull(network.transferManagerERC721)} ELSE ${literalOrNull(network.transferManagerERC1155)} END ` +
+        `FROM collections c WHERE c.address = ${t}.collection_address), 'null')`;
+      const json = objectFieldsSql(p, nodes, 'OrderFillability', {
+        fillable: `CASE WHEN f.reason IS NULL THEN 'true' ELSE 'false' END`,
+        reason: `COALESCE(to_json(f.reason)::text, 'null')`,
+        canReturn: `CASE WHEN f.reason IS NULL THEN 'null' WHEN f.reason IN (${list(FINAL_REASONS)}) THEN 'false' ELSE 'true' END`,
+        fix: `CASE f.reason ${UNFILLABLE_REASONS.map((r) => `WHEN '${r}' THEN ${literalOrNull(REASON_FIXES[r])}`).join(' ')} ELSE 'null' END`,
+        operator: `CASE f.reason WHEN 'ERC_APPROVAL' THEN ${transferManager} WHEN 'ERC20_APPROVAL' THEN ${literalOrNull(network.exchange)} ELSE 'null' END`,
+        blockNumber: event('block_number::text'),
+        txHash: event('tx_hash'),
+      });
+      return `(SELECT ${json} FROM (SELECT ${reason} AS reason) f)`;
+    },
+};
