@@ -83,7 +83,8 @@ afterAll(() => app?.close());
 
 async function answer(query: string, variables: Record<string, unknown>, readEngine: boolean) {
   const r = await answerVia(app, query, variables, readEngine);
-  return { text: r.text, statements: r.statements.length };
+  // the engine's own statements (they build JSON): a service timer's read may land in the log meanwhile
+  return { text: r.text, statements: r.statements.filter((st) => st.includes(`'{"`)).length };
 }
 
 describe(`Collection.stats in SQL (${backendName})`, () => {

@@ -31,7 +31,7 @@ const body = (over: Partial<MakerOrderBody>): MakerOrderBody =>
   );
 
 const ORDER_BY_HASH = `query($hash: Hash!) { order(hash: $hash) { ...RestOrderFields } } ${print(OrderFieldsFragment)}`;
-const VALIDATE = `query($input: MakerOrderInput!) { validateOrder(input: $input) { hash signer valid problems { code field message } } }`;
+const VALIDATE = `query($input: MakerOrderInput!) { validateOrder(input: $input) { hash signer valid problems { code field message } warnings { code message reference value } } }`;
 
 describe(`REST order JSON without GraphQL (${backendName})`, () => {
   const cases: [string, Partial<MakerOrderBody>][] = [
