@@ -5,9 +5,9 @@
 // (src/services/order-fillability.ts STATUS_EVENTS_SQL reads the same row).
 // This file imports only types from ./read-types.ts and ./plan-query.ts, which import its values.
 import { CHAIN_REASONS, FINAL_REASONS, REASON_FIXES, UNFILLABLE_REASONS } from '../domain/order-fillability.js';
-import { CHAIN_FINAL_STATUSES } from '../domain/order-status.js';
 import { jsonLiteral } from './json-sql.js';
 import { objectFieldsSql } from './object-fields.js';
+import { shownStatusSql } from './status-sql.js';
 import type { FieldRead } from './read-types.js';
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
@@ -20,11 +20,9 @@ export const ORDER_FILLABILITY: FieldRead<'hash' | 'status' | 'startTime' | 'end
     plan: (p, nodes, _args, t) => {
       const network = p.operators;
       const now = p.nowSql();
-      // effectiveStatus (src/domain/order-status.ts), then NOT_STARTED before startTime
-      const reason =
-        `CASE WHEN ${t}.status IN (${list(CHAIN_FINAL_STATUSES)}) THEN ${t}.status::text ` +
-        `WHEN ${t}.status = 'EXPIRED' OR ${t}.end_time < ${now} THEN 'EXPIRED' ` +
-        `WHEN ${t}.status <> 'VALID' THEN ${t}.status::text WHEN ${t}.start_time > ${now} THEN 'NOT_STARTED' END`;
+      // the status a client sees, NOT_STARTED when it is VALID before startTime; none when fillable
+      const shown = shownStatusSql(t, now);
+      const reason = `NULLIF(CASE WHEN ${shown} = 'VALID' AND ${t}.start_time > ${now} THEN 'NOT_STARTED' ELSE ${shown} END, 'VALID')`;
       const event = (column: string) =>
         `CASE WHEN f.reason IN (${list(CHAIN_REASONS)}) THEN COALESCE((SELECT to_json(m.${column})::text FROM market_events m ` +
         `WHERE m.order_hash = ${t}.hash AND m.new_status::text = f.reason AND m.type <> 'RETRACTED' AND NOT EXISTS (SELECT 1 FROM market_events r WHERE r.retracts_id = m.id) ` +

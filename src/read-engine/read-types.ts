@@ -4,7 +4,6 @@
 // resolvers in src/schema/ are the reference: test/read-engine/read-engine.test.ts compares the
 // two byte for byte, and fails for a schema field declared nowhere here.
 import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
-import { CHAIN_FINAL_STATUSES } from '../domain/order-status.js';
 import type { FieldNode } from 'graphql';
 import type { CollectionColumn, OrderColumn } from '../services/order-page-sql.js';
 import type { QueryPlan } from './plan-query.js';
@@ -13,6 +12,7 @@ import { ACCOUNT_HOLDING_TYPE, ACCOUNT_TYPE } from './account-reads.js';
 import { COLLECTION_DEPTH, TOKEN_TYPE } from './token-reads.js';
 import { LISTING_REWARD_TYPE } from './listing-reward-reads.js';
 import { ORDER_FILLABILITY } from './fillability-reads.js';
+import { shownStatusSql } from './status-sql.js';
 import { jsonBoolean, jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
 
 /** What a field reads, over the row alias `t` of its type; `now()` is the request's clock in seconds (SQL, a parameter added on first use). */
@@ -40,7 +40,6 @@ export interface ReadType<Col extends string = string> {
 }
 
 const leaf = <C extends string>(columns: readonly C[], json: (t: string, now: () => string) => string): FieldRead<C> => ({ kind: 'leaf', columns, json });
-const finalStatuses = CHAIN_FINAL_STATUSES.map((s) => `'${s}'`).join(', ');
 
 export const ORDER_TYPE: ReadType<OrderColumn> = {
   table: 'orders',
@@ -65,9 +64,7 @@ export const ORDER_TYPE: ReadType<OrderColumn> = {
     // paramsForResponse (src/domain/order-params.ts): "0x" (no params) reads as ""
     params: leaf(['params'], (t) => jsonString(`CASE WHEN ${t}.params = '0x' THEN '' ELSE ${t}.params END`)),
     // effectiveStatus (src/domain/order-status.ts): chain-final stays, else EXPIRED past endTime
-    status: leaf(['status', 'endTime'], (t, now) =>
-      `to_json(CASE WHEN ${t}.status IN (${finalStatuses}) THEN ${t}.status::text ` +
-      `WHEN ${t}.status = 'EXPIRED' OR ${t}.end_time < ${now()} THEN 'EXPIRED' ELSE ${t}.status::text END)::text`),
+    status: leaf(['status', 'endTime'], (t, now) => `to_json(${shownStatusSql(t, now())})::text`),
     signature: leaf(['signature'], (t) => jsonString(`${t}.signature`)),
     v: leaf(['v'], (t) => jsonInt(`${t}.v`)),
     r: leaf(['r'], (t) => jsonString(`${t}.r`)),
