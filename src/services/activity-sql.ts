@@ -4,8 +4,11 @@
 import { MARKET_EVENT_TYPES, type ActivityFilter, type ActivityQuery } from '../domain/activity-query.js';
 import type { Params } from './order-page-sql.js';
 
-/** The filter over the market_events row `e`, without the cursors (totalCount counts it). */
-export function activityFilterSql(f: ActivityFilter, p: Params, e: string): string[] {
+/**
+ * Which events concern a collection, a token of it, an account (sender or receiver), over the
+ * market_events row `e`: the part the activity pages and the stream (./market-event-log.ts) share.
+ */
+export function eventScopeSql(f: { collection?: string | null; tokenId?: bigint | string; account?: string | null }, p: Params, e: string): string[] {
   const and: string[] = [];
   if (f.collection) and.push(`${e}.collection_address = ${p.add(f.collection)}`);
   if (f.tokenId !== undefined) and.push(`${e}.token_id = ${p.add(f.tokenId, '::numeric')}`);
@@ -13,6 +16,12 @@ export function activityFilterSql(f: ActivityFilter, p: Params, e: string): stri
     const a = p.add(f.account);
     and.push(`(${e}.from_address = ${a} OR ${e}.to_address = ${a})`);
   }
+  return and;
+}
+
+/** The filter over the market_events row `e`, without the cursors (totalCount counts it). */
+export function activityFilterSql(f: ActivityFilter, p: Params, e: string): string[] {
+  const and = eventScopeSql(f, p, e);
   if (f.from) and.push(`${e}.from_address = ${p.add(f.from)}`);
   if (f.to) and.push(`${e}.to_address = ${p.add(f.to)}`);
   // validated enum values, written as literals so the planner sees them

@@ -13,6 +13,7 @@
 import { ServiceError } from '../domain/errors.js';
 import { isEventId, type MarketEventStreamFilter } from '../domain/market-event-stream.js';
 import { ACTIVITY_COLUMNS, type MarketEventRow } from './activity.js';
+import { eventScopeSql } from './activity-sql.js';
 import { Params } from './order-page-sql.js';
 
 /** A place in the log, in reading order: the writing transaction and the event id (decimal text). */
@@ -60,13 +61,7 @@ const HORIZON = VISIBILITY_HORIZON_SQL;
 
 /** The filter over the market_events row `e`; a retraction follows the type of what it retracts. */
 export function streamFilterSql(f: MarketEventStreamFilter, p: Params, e: string): string[] {
-  const and: string[] = [];
-  if (f.collection) and.push(`${e}.collection_address = ${p.add(f.collection)}`);
-  if (f.tokenId !== undefined) and.push(`${e}.token_id = ${p.add(f.tokenId, '::numeric')}`);
-  if (f.account) {
-    const a = p.add(f.account);
-    and.push(`(${e}.from_address = ${a} OR ${e}.to_address = ${a})`);
-  }
+  const and = eventScopeSql(f, p, e);
   if (f.types) {
     // validated enum values, written as literals
     const list = f.types.map((t) => `'${t}'`).join(', ');
