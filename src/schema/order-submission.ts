@@ -75,11 +75,7 @@ const CreateOrderSuccess = builder.objectRef<Created>('CreateOrderSuccess').impl
     warnings: t.field({
       type: [OrderWarningRef],
       description: 'the market the stored order meets now, the order itself left out (read only when selected)',
-      resolve: ({ order: o }, _args, ctx) =>
-        ctx.services.submissions.warningsFor(
-          { collection: o.collectionAddress, tokenId: o.tokenId === null ? null : BigInt(o.tokenId.toFixed()), isOrderAsk: o.isOrderAsk, price: BigInt(o.price.toFixed()), amount: BigInt(o.amount.toFixed()), startTime: o.startTime, endTime: o.endTime },
-          o.hash,
-        ),
+      resolve: ({ order }, _args, ctx) => ctx.services.submissions.warningsForStored(order),
     }),
   }),
 });

@@ -334,7 +334,7 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
     return results as (Order | OrderRejectedError)[];
   }
 
-  return { validateOrder, createOrder, createOrders, warningsFor: warnings.warningsFor };
+  return { validateOrder, createOrder, createOrders, warningsForStored: warnings.warningsForStored };
 }
 
 export type OrderSubmissionService = ReturnType<typeof createOrderSubmissionService>;

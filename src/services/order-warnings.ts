@@ -3,6 +3,7 @@
 // and the recent sales' median, per unit, in one statement with the book's own rules of what is
 // live (./token-sql.ts).
 import { orderWarnings, type OrderWarning, type WarnedOrder } from '../domain/order-warnings.js';
+import type { Order } from '../generated/prisma/client.js';
 import { readDb, type ServiceDeps } from './deps.js';
 import { Params } from './order-page-sql.js';
 import { liveAskSql, liveBidSql } from './token-sql.js';
@@ -47,7 +48,16 @@ export function createOrderWarningsService(deps: ServiceDeps) {
     );
   }
 
-  return { warningsFor };
+  /** A stored order's warnings against the book without itself (CreateOrderSuccess.warnings). */
+  function warningsForStored(o: Order): Promise<OrderWarning[]> {
+    const big = (d: { toFixed(): string }) => BigInt(d.toFixed());
+    return warningsFor(
+      { collection: o.collectionAddress, tokenId: o.tokenId === null ? null : big(o.tokenId), isOrderAsk: o.isOrderAsk, price: big(o.price), amount: big(o.amount), startTime: o.startTime, endTime: o.endTime },
+      o.hash,
+    );
+  }
+
+  return { warningsFor, warningsForStored };
 }
 
 export type OrderWarningsService = ReturnType<typeof createOrderWarningsService>;
