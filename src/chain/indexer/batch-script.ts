@@ -2,13 +2,15 @@
 // with the cursor: a crash or a failed statement leaves the database exactly at the previous batch.
 // Exchange events are applied in log order (the first terminal status wins); NFT transfers as
 // summed balance deltas; then the statuses re-derived from chain state at the batch's last block
-// (journaled at that block); then floors, cursor and pruning.
+// (journaled at that block); then floors, the orders the batch's last block expired
+// (expiry-sql.ts), cursor and pruning.
 import type { OrderStatusName } from '../../domain/order-status.js';
 import { ZERO_ADDRESS } from '../../domain/address.js';
 import type { ChainEvent, FillEvent, NftTransferEvent } from './events.js';
 import { recordSaleLiteralSql, type SaleRecord } from '../../db/sale-sql.js';
 import { sqlHex, sqlInt, sqlList, sqlName } from '../../db/sql-literals.js';
 import { cursorGuardSql, floorCatchUpSql, recordFloorsSql, setStatusSql } from './status-sql.js';
+import { expireOrdersSql } from './expiry-sql.js';
 
 export interface BlockRef {
   number: number;
@@ -203,6 +205,9 @@ export function buildBatchScript(input: BatchScriptInput): string {
     );
   }
 
+  // after every status change of the batch, before the cursor it reads its lower bound from
+  out.push(expireOrdersSql({ stream, block: to.number, timestamp: input.toTimestamp }));
+
   if (input.expectedCursor === null) {
     out.push(`INSERT INTO indexed_blocks (number, hash) VALUES (${sqlInt(input.base.number)}, ${sqlHex(input.base.hash)}) ON CONFLICT (number) DO UPDATE SET hash = EXCLUDED.hash`);
   }
@@ -214,7 +219,8 @@ ON CONFLICT (stream) DO UPDATE SET chain_id = EXCLUDED.chain_id, block_number = 
   block_hash = EXCLUDED.block_hash, block_timestamp = EXCLUDED.block_timestamp,
   last_event_block = COALESCE(EXCLUDED.last_event_block, indexer_cursor.last_event_block),
   last_event_timestamp = COALESCE(EXCLUDED.last_event_timestamp, indexer_cursor.last_event_timestamp), updated_at = CURRENT_TIMESTAMP`,
-    `INSERT INTO indexed_blocks (number, hash) VALUES (${sqlInt(to.number)}, ${sqlHex(to.hash)}) ON CONFLICT (number) DO UPDATE SET hash = EXCLUDED.hash`,
+    `INSERT INTO indexed_blocks (number, hash, block_timestamp) VALUES (${sqlInt(to.number)}, ${sqlHex(to.hash)}, ${sqlInt(input.toTimestamp)})
+ON CONFLICT (number) DO UPDATE SET hash = EXCLUDED.hash, block_timestamp = EXCLUDED.block_timestamp`,
     // Pruning: a reorg deeper than the kept batch ends cannot be undone anyway, so journal rows
     // below the oldest kept one are never needed again.
     `DELETE FROM indexed_blocks WHERE number < ${sqlInt(to.number - input.keepBlocks)}
