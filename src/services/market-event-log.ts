@@ -25,9 +25,19 @@ export interface LogPosition {
 /** Before every event. */
 export const LOG_START: LogPosition = { txId: '0', id: '0' };
 
+/** An event as the log's readers see it: where it stands in reading order, and for a retraction the type it retracts. */
+export type LogEvent = MarketEventRow & { txId: string; retractedType?: string | null };
+
+export interface LogReadOptions {
+  /** read no further than this position (a reader catching up with another that is there) */
+  through?: LogPosition;
+  /** add `retractedType` to each RETRACTED event (a reader that filters in memory) */
+  retractedTypes?: boolean;
+}
+
 export interface LogRead {
   /** matching events after the position, in reading order, at most `limit` */
-  events: (MarketEventRow & { txId: string })[];
+  events: LogEvent[];
   /** where the next read starts: past the last event, or past every row looked at when fewer matched */
   next: LogPosition;
   /** true when the read stopped at a limit: read again at once, there may be more */
@@ -73,15 +83,30 @@ export function streamFilterSql(f: MarketEventStreamFilter, p: Params, e: string
   }
   if (f.minPrice !== undefined) and.push(`${e}.price >= ${p.add(f.minPrice, '::numeric')}`);
   if (f.maxPrice !== undefined) and.push(`${e}.price <= ${p.add(f.maxPrice, '::numeric')}`);
-  if (f.owner) {
-    and.push(`${e}.order_hash IS NOT NULL AND EXISTS (SELECT 1 FROM token_balances b
-      WHERE b.collection_address = ${e}.collection_address AND b.owner = ${p.add(f.owner)} AND b.balance > 0
-        AND (${e}.token_id IS NULL OR b.token_id = ${e}.token_id))`);
-  }
+  if (f.owner) and.push(heldByOwnerSql(e, p.add(f.owner)));
   return and;
 }
 
-const comparePositions = (a: LogPosition, b: LogPosition) => {
+/** The owner filter over the row `e`: an event on an order for a token `owner` (an SQL expression) holds now. */
+const heldByOwnerSql = (e: string, owner: string) => `${e}.order_hash IS NOT NULL AND EXISTS (SELECT 1 FROM token_balances b
+      WHERE b.collection_address = ${e}.collection_address AND b.owner = ${owner} AND b.balance > 0
+        AND (${e}.token_id IS NULL OR b.token_id = ${e}.token_id))`;
+
+/**
+ * Which of these events each of these owners' filters selects (the owner filter of
+ * streamFilterSql, for many streams at once): pairs of event id and owner. One statement.
+ */
+export async function eventsHeldByOwners(sql: SqlQueryable, eventIds: readonly string[], owners: readonly string[]): Promise<{ id: string; owner: string }[]> {
+  if (!eventIds.length || !owners.length) return [];
+  return sql.query<{ id: string; owner: string }>(
+    `SELECT e.id::text AS id, o.owner FROM market_events e CROSS JOIN unnest($2::text[]) AS o(owner)
+     WHERE e.id = ANY($1::bigint[]) AND ${heldByOwnerSql('e', 'o.owner')}`,
+    [eventIds, owners],
+  );
+}
+
+/** Reading order: negative when `a` comes first. */
+export const comparePositions = (a: LogPosition, b: LogPosition) => {
   const t = BigInt(a.txId) - BigInt(b.txId);
   if (t !== 0n) return t < 0n ? -1 : 1;
   const i = BigInt(a.id) - BigInt(b.id);
@@ -96,21 +121,31 @@ export const cursorExpired = (cursor: string) =>
  * visibility horizon: read again from `next` and nothing is skipped or repeated. One statement.
  * CURSOR_EXPIRED when retention has deleted events after `after` (the reader fell too far behind).
  */
-export async function readMarketEventsAfter(sql: SqlQueryable, after: LogPosition, filter: MarketEventStreamFilter, limit: number): Promise<LogRead> {
+export async function readMarketEventsAfter(sql: SqlQueryable, after: LogPosition, filter: MarketEventStreamFilter, limit: number, opts: LogReadOptions = {}): Promise<LogRead> {
   const p = new Params();
   const tx = p.add(after.txId, '::xid8');
   const id = p.add(after.id, '::bigint');
+  const through = opts.through ? [p.add(opts.through.txId, '::xid8'), p.add(opts.through.id, '::bigint')] : null;
   const where = streamFilterSql(filter, p, 'e');
-  const [row] = await sql.query<{ events: (MarketEventRow & { txId: string; ord?: number })[] | null; scanned: LogPosition | null; pruned: LogPosition | null; pending: boolean }>(
+  const [row] = await sql.query<{
+    events: (LogEvent & { ord?: number })[] | null;
+    scanned: LogPosition | null;
+    pruned: LogPosition | null;
+    pending: boolean;
+    covered?: boolean;
+  }>(
     `WITH scan AS (
        SELECT e.* FROM market_events e
-       WHERE (e.tx_id, e.id) > (${tx}, ${id}) AND e.tx_id < ${HORIZON}
+       WHERE (e.tx_id, e.id) > (${tx}, ${id}) AND e.tx_id < ${HORIZON}${through ? ` AND (e.tx_id, e.id) <= (${through[0]}, ${through[1]})` : ''}
        ORDER BY e.tx_id, e.id LIMIT ${SCAN_ROWS}
      ), hits AS (
        SELECT e.* FROM scan e ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY e.tx_id, e.id LIMIT ${Math.max(1, Math.floor(limit))}
      )
      SELECT (SELECT json_agg(r ORDER BY r.ord) FROM (
-               SELECT ${ACTIVITY_COLUMNS}, e.tx_id::text AS "txId", row_number() OVER (ORDER BY e.tx_id, e.id) AS ord FROM hits e) r) AS events,
+               SELECT ${ACTIVITY_COLUMNS}, e.tx_id::text AS "txId", row_number() OVER (ORDER BY e.tx_id, e.id) AS ord${
+                 opts.retractedTypes ? `, (SELECT o.type::text FROM market_events o WHERE o.id = e.retracts_id) AS "retractedType"` : ''
+               } FROM hits e) r) AS events,${through ? `
+            ${through[0]} < ${HORIZON} AS covered,` : ''}
             (SELECT json_build_object('txId', s.tx_id::text, 'id', s.id::text, 'n', (SELECT count(*) FROM scan)) FROM scan s ORDER BY s.tx_id DESC, s.id DESC LIMIT 1) AS scanned,
             (SELECT json_build_object('txId', r.through_tx_id::text, 'id', r.through_id::text) FROM market_event_retention r) AS pruned,
             -- committed rows wait above the horizon iff the log's last row (one backward index step) does
@@ -123,8 +158,11 @@ export async function readMarketEventsAfter(sql: SqlQueryable, after: LogPositio
   const scanned = row?.scanned as (LogPosition & { n: number }) | null;
   const full = events.length >= limit;
   const last = events.at(-1);
-  const next = full && last ? { txId: last.txId, id: last.id } : scanned ? { txId: scanned.txId, id: scanned.id } : after;
-  return { events, next, more: full || (scanned?.n ?? 0) >= SCAN_ROWS, pending: Boolean(row?.pending) };
+  const more = full || (scanned?.n ?? 0) >= SCAN_ROWS;
+  // a bounded read that saw everything up to its bound (every row there is below the horizon) is there
+  const next =
+    full && last ? { txId: last.txId, id: last.id } : !more && opts.through && row?.covered ? opts.through : scanned ? { txId: scanned.txId, id: scanned.id } : after;
+  return { events, next, more, pending: Boolean(row?.pending) };
 }
 
 /** The last position below the horizon now: a stream started here delivers only what commits from now on. */
