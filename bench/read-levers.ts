@@ -6,10 +6,12 @@
 // (V8 heap spaces, external). --cpu-prof writes a CPU profile of each variant's last round.
 //
 //   npx tsx bench/read-levers.ts --variant 'default||' --variant 'semi8|--max-semi-space-size=8|'
-//       [--variant 'pool4||DATABASE_POOL_SIZE=4'] [--query nested|rest|page] [--db postgres|pglite]
+//       [--variant 'pool4||DATABASE_POOL_SIZE=4'] [--query nested|rest|page | --shape KEY] [--db postgres|pglite]
 //       [--orders 100000] [--collections 1000] [--duration 8] [--warmup 2] [--rounds 3]
 //       [--connections 8] [--reuse-url postgresql://.../db already loaded by --keep] [--keep]
 //       [--cpu-prof DIR]
+// --shape drives any shape of the peer bench's mix (bench/peer-shapes.ts: a..l) with the first
+// collection's values instead of --query.
 // A variant is 'name|node flags (space-separated)|ENV=value,ENV=value[|checkout root]': the
 // optional root serves another checkout's build (e.g. a copy of the tree before a change), or is
 // `tsx` to serve this checkout's sources through tsx (bench/peer-servers.ts app; flags ignored).
@@ -38,6 +40,7 @@ import {
   type LoadJob,
 } from './helpers.js';
 import { NESTED_QUERY, PAGE_QUERY, restOrdersPath } from './peer-queries.js';
+import { shapeByKey } from './peer-shapes.js';
 
 const { values } = parseArgs({
   options: {
@@ -53,6 +56,7 @@ const { values } = parseArgs({
     'reuse-url': { type: 'string' },
     keep: { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    shape: { type: 'string' },
   },
 });
 const log = (m: string) => console.log(`[read-levers] ${m}`);
@@ -88,6 +92,13 @@ async function database(): Promise<{ db: BenchDatabase; collection: string }> {
 }
 
 function jobFor(base: string, collection: string): Omit<LoadJob, 'duration' | 'connections'> {
+  if (values.shape) {
+    const shape = shapeByKey(values.shape);
+    if (!shape) throw new Error(`no shape ${values.shape} in bench/peer-shapes.ts`);
+    const picks = { collection } as Parameters<typeof shape.vars>[0];
+    if ('path' in shape.ours) return { url: base + shape.ours.path(picks), method: 'GET', expectPrefix: '{"success":true' };
+    return { url: `${base}/graphql`, method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ query: shape.ours.query, variables: shape.vars(picks) }), expectPrefix: '{"data"', refuse: '"errors"' };
+  }
   if (values.query === 'rest') return { url: base + restOrdersPath(collection), method: 'GET', expectPrefix: '{"success":true' };
   const query = values.query === 'page' ? PAGE_QUERY : NESTED_QUERY;
   return { url: `${base}/graphql`, method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ query, variables: { collection } }), expectPrefix: '{"data"', refuse: '"errors"' };
@@ -103,7 +114,7 @@ interface Round {
 }
 
 async function main() {
-  console.log(`read levers: ${values.query} query on ${values.db}, ${values.duration} s x ${values.connections} connections, ${values.rounds} rounds; ${machine()}; ${new Date().toISOString()}; load average ${load()}`);
+  console.log(`read levers: ${values.shape ? `shape ${values.shape}` : `${values.query} query`} on ${values.db}, ${values.duration} s x ${values.connections} connections, ${values.rounds} rounds; ${machine()}; ${new Date().toISOString()}; load average ${load()}`);
   const { db, collection } = await database();
   const driver = new LoadDriver();
   const connections = Number(values.connections);
@@ -147,7 +158,7 @@ async function main() {
   }
   for (const s of servers) s.stop();
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  console.log(`\n=== read levers, ${values.query} query on ${values.db}, ${new Date().toISOString()}, ${machine()}, load average at the end ${load()}`);
+  console.log(`\n=== read levers, ${values.shape ? `shape ${values.shape}` : `${values.query} query`} on ${values.db}, ${new Date().toISOString()}, ${machine()}, load average at the end ${load()}`);
   console.log(
     table(
       ['variant', 'req/s (median)', 'rounds', 'CPU ms/req', 'p99 ms', 'SQL/req', 'RSS idle MB', 'RSS load max MB', 'heap (new/old/code)', 'external MB'],

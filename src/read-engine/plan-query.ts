@@ -68,6 +68,11 @@ const notRenderable = (why: string): never => {
 };
 
 /** One request's planning state: its variables, the statement's parameters, aliases, islands. */
+/** What a ranked row's key is (QueryPlan.rankKeys): SQL of a NUMERIC value. */
+export type RankKey = { volume: { seconds: number; sql: string } } | { floor: string };
+
+const DAY_SECONDS = 86_400;
+
 export class QueryPlan {
   readonly params = new Params();
   readonly islands: Island[] = [];
@@ -100,6 +105,12 @@ export class QueryPlan {
   };
   /** the clock and the network's strategy lists, for the book's SQL (src/services/token-sql.ts) */
   readonly book: BookParams;
+
+  /**
+   * Rows whose statistic is already known (by their alias): a ranked page's key, the volume of a
+   * window ending now or the floor, which the row's stats read instead of computing again.
+   */
+  readonly rankKeys = new Map<string, RankKey>();
 
   /** Leaves the root field to its resolvers (a selection with no SQL rendering). */
   unrenderable(why: string): never {
@@ -362,25 +373,29 @@ export class QueryPlan {
     const c = this.alias('c');
     const rk = `${c}_rank`;
     const rankSql = discovery.rankedPageQuery(q, (v) => this.params.add(v), this.now);
-    let source: { addresses: string; totalCount: string; hasNextPage: string; wrap: (sql: string) => string };
+    let source: { totalCount: string; hasNextPage: string; wrap: (sql: string) => string };
+    let rows: string;
     if (rankSql !== null) {
+      // each row's key beside its address: the statistic it was ranked by, which its stats read
+      // rather than compute again (planCollectionStats)
+      rows = `unnest(${rk}.addresses[1:${first}], ${rk}.keys[1:${first}]) WITH ORDINALITY AS ${c}_(address, k, i)`;
+      this.rankKeys.set(c, q.orderBy === 'FLOOR' ? { floor: `${c}_.k` } : { volume: { seconds: q.orderBy === 'VOLUME_24H' ? DAY_SECONDS : 7 * DAY_SECONDS, sql: `${c}_.k` } });
       source = {
-        addresses: `${rk}.addresses[1:${first}]`,
         totalCount: `${rk}.total::text`,
         hasNextPage: `CASE WHEN cardinality(${rk}.addresses) > ${first} THEN 'true' ELSE 'false' END`,
         wrap: (sql) => `(SELECT CASE WHEN ${rk}.found THEN ${sql} END FROM (${rankSql}) ${rk})`,
       };
     } else {
       const ranked = await discovery.rankCollectionPage(q).catch((e) => notRenderable(`ranking: ${e.message}`));
+      rows = `unnest(${this.params.add(ranked.addresses, '::text[]')}) WITH ORDINALITY AS ${c}_(address, i)`;
       source = {
-        addresses: this.params.add(ranked.addresses, '::text[]'),
         totalCount: `'${ranked.totalCount}'`,
         hasNextPage: jsonFlag(ranked.hasNextPage),
         wrap: (sql) => sql,
       };
     }
     // one primary-key probe per address (fenced: joined, the planner hashed every collection)
-    const rows = `unnest(${source.addresses}) WITH ORDINALITY AS ${c}_(address, i) CROSS JOIN LATERAL (SELECT * FROM collections k WHERE k.address = ${c}_.address OFFSET 0) ${c}`;
+    rows += ` CROSS JOIN LATERAL (SELECT * FROM collections k WHERE k.address = ${c}_.address OFFSET 0) ${c}`;
     const aggregates = new Map<string, string>();
     const parts: { key: string; sql: string }[] = [];
     const edgeFields = (fieldNodes: readonly FieldNode[]) => {

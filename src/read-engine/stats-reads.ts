@@ -47,7 +47,10 @@ export function planCollectionStats(p: QueryPlan, nodes: readonly FieldNode[], t
     return { v: `x.${name}v`, c: `x.${name}c` };
   };
   const needs = { floor: false, supply: false, owners: false, floorAt: new Map<number, string>() };
-  const floor = () => ((needs.floor = true), 'x.floor');
+  // a ranked card's key is one of its statistics already (the same sums, the same instant)
+  const known = p.rankKeys.get(t);
+  const knownFloor = known && 'floor' in known ? known.floor : null;
+  const floor = () => knownFloor ?? ((needs.floor = true), 'x.floor');
   const supply = () => ((needs.supply = true), `COALESCE(x.supply, 0)`);
   const floorAt = (seconds: number) => {
     const name = `x.floor${seconds}`;
@@ -62,8 +65,9 @@ export function planCollectionStats(p: QueryPlan, nodes: readonly FieldNode[], t
       const lo = prefix(w.seconds);
       return { v: `(${now.v} - ${lo.v})`, c: `(${now.c} - ${lo.c})` };
     };
-    windows.set(`volume${w.label}`, () => jsonString(`${cur().v}::text`));
-    windows.set(`volume${w.label}Eth`, () => jsonEther(cur().v));
+    const volume = () => (known && 'volume' in known && known.volume.seconds === w.seconds ? known.volume.sql : cur().v);
+    windows.set(`volume${w.label}`, () => jsonString(`${volume()}::text`));
+    windows.set(`volume${w.label}Eth`, () => jsonEther(volume()));
     windows.set(`count${w.label}`, () => jsonString(`${cur().c}::text`));
     windows.set(`average${w.label}`, () => jsonString(average(cur())));
     windows.set(`average${w.label}Eth`, () => jsonEther(average(cur())));

@@ -44,8 +44,8 @@ SELECT o.collection_address AS address, MIN(o.price)::text AS floor FROM orders 
 
 /**
  * One page of a ranking by a volume or the floor, ranked in PostgreSQL: the matching collections
- * with their key, the cursor's row, the page (one row more than asked, for hasNextPage) and the
- * count, in one statement. The order is rankCollections' (src/domain/collection-ranking.ts):
+ * with their key, the cursor's row, the page (one row more than asked, for hasNextPage: its
+ * `addresses` and their `keys`) and the count, in one statement. The order is rankCollections' (src/domain/collection-ranking.ts):
  * volume biggest first (none is 0), floor lowest first and none last, ties on the address by code
  * unit (COLLATE "C", as JavaScript's <). The cursor is the first row, in that order, whose address
  * equals it case-insensitively, as rankCollectionPage's findIndex. `clock`: for a volume, the
@@ -67,10 +67,15 @@ export function rankedPageSql(order: 'VOLUME_24H' | 'VOLUME_7D' | 'FLOOR', clock
           OR (cur.k IS NOT NULL AND (m.k IS NULL OR m.k > cur.k OR (m.k = cur.k AND m.address COLLATE "C" > cur.address COLLATE "C")))`
       : `m.k < cur.k OR (m.k = cur.k AND m.address COLLATE "C" > cur.address COLLATE "C")`;
   const cursor = after === null ? '' : `, cur AS (SELECT m.k, m.address FROM m WHERE lower(m.address) = lower(${after}) ORDER BY ${ordering} LIMIT 1)`;
+  // the page's keys beside its addresses: a card's statistic is the key it was ranked by
+  // (src/read-engine/plan-query.ts reads it rather than computing it again)
+  const pageOrder = ordering.replaceAll('m.', 's.');
   return `WITH m AS MATERIALIZED (${keys})${cursor}
 SELECT (SELECT count(*) FROM m)::int AS total,
        ${after === null ? 'true' : 'EXISTS (SELECT 1 FROM cur)'} AS found,
-       ARRAY(SELECT m.address FROM m${after === null ? '' : `, cur WHERE ${later}`} ORDER BY ${ordering} LIMIT ${first}) AS addresses`;
+       COALESCE(array_agg(s.address ORDER BY ${pageOrder}), '{}') AS addresses,
+       COALESCE(array_agg(s.k ORDER BY ${pageOrder}), '{}') AS keys
+  FROM (SELECT m.address, m.k FROM m${after === null ? '' : `, cur WHERE ${later}`} ORDER BY ${ordering} LIMIT ${first}) s`;
 }
 
 /** The ranking fields of one collection; the defaults are statsFor's for a collection with no sales and no listing. */
