@@ -171,7 +171,8 @@ export function createIndexer(opts: IndexerOptions) {
   async function findFork(s: SqlRunner, cursor: Cursor): Promise<BlockRef | null> {
     if (cursor.number < 0 || (await hashAt(cursor.number)) === cursor.hash) return null;
     const kept = await s.query<{ number: string; hash: string }>(
-      'SELECT number::text AS number, hash FROM indexed_blocks WHERE number < $1 ORDER BY number DESC',
+      // the table's column, not the text output column of the same name (which sorts '98' above '199')
+      'SELECT number::text AS number, hash FROM indexed_blocks WHERE number < $1 ORDER BY indexed_blocks.number DESC',
       [cursor.number],
     );
     for (const b of kept) {
