@@ -1,30 +1,30 @@
-// Randomised check of the chain indexer: several signers, tokens and orders, a few hundred random
-// chain actions (transfers, approvals and revocations, WETH moves, cancels, fills; some packed
-// several to a block), indexing interleaved at random batch sizes. Afterwards every single order's
-// stored status must equal what an oracle computes by asking the chain directly (ownerOf /
-// balanceOf / isApprovedForAll / allowance / the exchange's nonce state / whether its hash was
-// filled), through deriveStatus. INDEXER_RANDOM_SEED picks another sequence (runs with one seed
-// still differ a little: order hashes depend on the chain clock, and fills pick among orders the
-// indexer holds VALID at that moment).
+// Randomised check of the chain indexer and what the market reads from it: several signers,
+// tokens and orders (some ending within minutes), a few hundred random chain actions (transfers,
+// approvals and revocations, WETH moves, cancels, fills; some packed several to a block; chain
+// time jumps that end orders), indexing interleaved at random batch sizes, and once a branch of
+// actions indexed and then replaced by a reorg. The market runs once; each check below then asks
+// the chain directly (no indexer code) and compares:
+// - every order's stored status, through deriveStatus (ownerOf / balanceOf / isApprovedForAll /
+//   allowance / the exchange's nonce state / whether its hash was filled);
+// - the market event log: every transfer and sale of the canonical chain once, in chain order,
+//   each order's status events replaying its status with the log that caused each change, the
+//   replaced branch's events retracted, expiries once and only for VALID orders
+//   (test/helpers/market-oracle.ts);
+// - per token, its owners and best bid as GraphQL `token` answers them.
+// INDEXER_RANDOM_SEED picks another sequence (runs with one seed still differ a little: order
+// hashes depend on the chain clock, and fills pick among orders the indexer holds VALID).
 import type { ContractTransactionResponse, Wallet } from 'ethers';
 import { MaxUint256 } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from '../../src/chain/indexer/indexer.js';
+import type { Database } from '../../src/db/database.js';
 import { prng } from '../../src/db/prng.js';
+import { TERMINAL_STATUSES, type OrderStatusName } from '../../src/domain/order-status.js';
 import type { ExchangeFill } from '../helpers/evm/deploy.js';
-import {
-  chainStatus,
-  COLLECTION_OFFER,
-  filledHashes,
-  registerCollections,
-  STANDARD,
-  startWorld,
-  storeOrder,
-  type OrderSpec,
-  type StoredOrder,
-  type World,
-} from '../helpers/indexer-world.js';
-import { backendName, openTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+import { chainStatus, COLLECTION_OFFER, filledHashes, registerCollections, STANDARD, startWorld, storeOrder, type OrderSpec, type World } from '../helpers/indexer-world.js';
+import { checkChainEvents, checkChainOrder, checkOrderEvents, liveEvents, readChainFacts, readEventLog, type LoggedEvent, type TrackedOrder } from '../helpers/market-oracle.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { backendName } from '../helpers/test-database.js';
 
 const SEED = Number(process.env.INDEXER_RANDOM_SEED ?? 20261122);
 const ACTIONS = 300;
@@ -35,227 +35,391 @@ const IDS_1155 = [1n, 2n, 3n, 4n];
 const GAS = { gasLimit: 1_000_000 };
 
 let w: World;
-let t: TestDatabase;
+let app: TestApp;
+let db: Database;
 let ix: Indexer;
 let nowSec: number;
 const rnd = prng(SEED);
+const orders: TrackedOrder[] = [];
+/** what the run did, for the checks and the summary line */
+const run = { bursts: 0, timeJumps: 0, forkBlock: null as number | null, doomedEvents: [] as LoggedEvent[], rolledBackTo: [] as number[] };
 
 beforeAll(async () => {
   w = await startWorld();
-  t = await openTestDatabase();
   nowSec = await w.chainNow();
-  await registerCollections(t.db, [
+  const n = w.network;
+  app = await startTestApp(
+    {
+      CHAIN_ID: '31337',
+      RPC_URL: w.evm.rpcUrl,
+      EXCHANGE_ADDRESS: n.exchange,
+      WETH_ADDRESS: n.weth,
+      TRANSFER_MANAGER_ERC721_ADDRESS: n.transferManagerERC721,
+      TRANSFER_MANAGER_ERC1155_ADDRESS: n.transferManagerERC1155,
+      STRATEGY_STANDARD_SALE_ADDRESSES: STANDARD,
+      STRATEGY_COLLECTION_OFFER_ADDRESSES: COLLECTION_OFFER,
+    },
+    { now: new Date(nowSec * 1000) },
+  );
+  db = app.testDb.db;
+  await registerCollections(db, [
     { address: w.c.addresses.erc721, type: 'ERC721' },
     { address: w.c.addresses.erc1155, type: 'ERC1155' },
   ]);
-  ix = createIndexer({ db: t.db, provider: w.indexerProvider(), network: w.network, startBlock: 0, confirmations: 0, batchSize: 4, now: () => new Date(nowSec * 1000) });
+  ix = createIndexer({
+    db,
+    provider: w.indexerProvider(),
+    network: n,
+    startBlock: 0,
+    confirmations: 0,
+    batchSize: 4,
+    now: () => new Date(nowSec * 1000),
+    onEvent: (e) => {
+      if (e.type === 'reorg') run.rolledBackTo.push(e.forkBlock);
+    },
+  });
+  await runMarket();
 });
 afterAll(async () => {
-  await t?.close();
+  await app?.close();
   await w?.stop();
 });
 
-describe(`chain indexer against a chain oracle, random actions (${backendName}, seed ${SEED})`, () => {
-  it(`every order's status equals the chain's after ${ACTIONS} random actions`, async () => {
-    const { c, network } = w;
-    const wallets = w.evm.wallets.slice(2, 10); // 8 accounts: signers and counterparties
-    const signers = wallets.slice(0, 6);
-    const minter = w.evm.wallets[0]!;
-    const other = (x: Wallet) => rnd.pick(wallets.filter((y) => y !== x));
-    const wait = async (p: Promise<ContractTransactionResponse>) => {
-      try {
-        await (await p).wait();
-        return true;
-      } catch {
-        return false; // reverted: nothing happened on chain
-      }
-    };
-
-    // Initial holdings, approvals and WETH.
-    for (let id = 1; id <= TOKENS_721; id++) await wait(c.erc721.connect(minter).mint(rnd.pick(wallets).address, id));
-    for (const x of wallets) {
-      for (const id of IDS_1155) if (rnd.next() < 0.5) await wait(c.erc1155.connect(minter).mint(x.address, id, rnd.int(1, 4)));
-      if (rnd.next() < 0.8) await wait(c.erc721.connect(x).setApprovalForAll(network.transferManagerERC721, true));
-      if (rnd.next() < 0.8) await wait(c.erc1155.connect(x).setApprovalForAll(network.transferManagerERC1155, true));
-      await wait(c.weth.connect(x).deposit({ value: BigInt(rnd.int(1, 5)) * ETH }));
-      await wait(c.weth.connect(x).approve(network.exchange, rnd.pick([0n, ETH, 3n * ETH, MaxUint256])));
+/** The random market: setup, orders, actions with one reorg, then indexed to the head. */
+async function runMarket() {
+  const { c, network } = w;
+  const wallets = w.evm.wallets.slice(2, 10); // 8 accounts: signers and counterparties
+  const signers = wallets.slice(0, 6);
+  const minter = w.evm.wallets[0]!;
+  const other = (x: Wallet) => rnd.pick(wallets.filter((y) => y !== x));
+  const wait = async (p: Promise<ContractTransactionResponse>) => {
+    try {
+      await (await p).wait();
+      return true;
+    } catch {
+      return false; // reverted: nothing happened on chain
     }
+  };
 
-    // Orders, stored with the status the chain gives them at submission time.
-    const orders: StoredOrder[] = [];
-    const addOrder = async () => {
-      const signer = rnd.pick(signers);
-      const kind = rnd.int(0, 3);
-      const spec: OrderSpec =
-        kind === 0
-          ? { collection: c.addresses.erc721, tokenId: BigInt(rnd.int(1, TOKENS_721)), nonce: BigInt(rnd.int(0, 12)) }
-          : kind === 1
-            ? { collection: c.addresses.erc1155, tokenId: rnd.pick(IDS_1155), amount: BigInt(rnd.int(1, 3)), nonce: BigInt(rnd.int(0, 12)) }
-            : {
-                isOrderAsk: false,
-                collection: c.addresses.erc721,
-                tokenId: kind === 2 ? BigInt(rnd.int(1, TOKENS_721)) : null,
-                nonce: BigInt(rnd.int(0, 12)),
-              };
-      spec.price = (BigInt(rnd.int(1, 20)) * ETH) / 10n;
-      spec.status = 'VALID';
-      try {
-        const stored = await storeOrder(t.db, w, signer, spec, nowSec);
-        const status = await chainStatus(w, stored, await filledHashes(w), nowSec);
-        await t.db.sql.query(`UPDATE orders SET status = $2::"OrderStatus" WHERE hash = $1`, [stored.hash, status]);
-        orders.push(stored);
-      } catch (err) {
-        if ((err as { code?: string }).code !== 'P2002') throw err; // the same order drawn twice
-      }
-    };
-    for (let i = 0; i < 120; i++) await addOrder();
-    expect(await ix.runUntilCaughtUp()).not.toBeNull();
+  // Initial holdings, approvals and WETH.
+  for (let id = 1; id <= TOKENS_721; id++) await wait(c.erc721.connect(minter).mint(rnd.pick(wallets).address, id));
+  for (const x of wallets) {
+    for (const id of IDS_1155) if (rnd.next() < 0.5) await wait(c.erc1155.connect(minter).mint(x.address, id, rnd.int(1, 4)));
+    if (rnd.next() < 0.8) await wait(c.erc721.connect(x).setApprovalForAll(network.transferManagerERC721, true));
+    if (rnd.next() < 0.8) await wait(c.erc1155.connect(x).setApprovalForAll(network.transferManagerERC1155, true));
+    await wait(c.weth.connect(x).deposit({ value: BigInt(rnd.int(1, 5)) * ETH }));
+    await wait(c.weth.connect(x).approve(network.exchange, rnd.pick([0n, ETH, 3n * ETH, MaxUint256])));
+  }
 
-    // Random actions. Each returns the sent transaction, or null when it had nothing to do.
-    type Action = (sender?: Wallet) => Promise<ContractTransactionResponse | null>;
-    const ownerOf721 = (id: number) => c.erc721.ownerOf(id);
-    const walletOf = (address: string) => wallets.find((x) => x.address === address);
-    const actions: [weight: number, Action][] = [
-      [20, async () => {
-        const id = rnd.int(1, TOKENS_721);
-        const from = walletOf(await ownerOf721(id))!;
-        return c.erc721.connect(from).transferFrom(from.address, other(from).address, id, GAS);
-      }],
-      [12, async () => {
-        const from = rnd.pick(wallets);
-        const held = [];
-        for (const id of IDS_1155) {
-          const b = await c.erc1155.balanceOf(from.address, id);
-          if (b > 0n) held.push({ id, b });
-        }
-        if (!held.length) return null;
-        if (held.length > 1 && rnd.next() < 0.3) {
-          const two = held.slice(0, 2);
-          return c.erc1155.connect(from).safeBatchTransferFrom(from.address, other(from).address, two.map((x) => x.id), two.map((x) => BigInt(rnd.int(1, Number(x.b)))), '0x', GAS);
-        }
-        const x = rnd.pick(held);
-        return c.erc1155.connect(from).safeTransferFrom(from.address, other(from).address, x.id, BigInt(rnd.int(1, Number(x.b))), '0x', GAS);
-      }],
-      [12, async () => {
-        const x = rnd.pick(wallets);
-        const is721 = rnd.next() < 0.5;
-        const operator = rnd.next() < 0.2 ? network.exchange : is721 ? network.transferManagerERC721 : network.transferManagerERC1155;
-        const nft = is721 ? c.erc721 : c.erc1155;
-        return nft.connect(x).setApprovalForAll(operator, rnd.next() < 0.6, GAS);
-      }],
-      [20, async () => {
-        const x = rnd.pick(wallets);
-        const balance = await c.weth.balanceOf(x.address);
-        const op = rnd.int(0, 3);
-        if (op === 0) return c.weth.connect(x).deposit({ value: (BigInt(rnd.int(1, 20)) * ETH) / 10n, ...GAS });
-        if (op === 1) return balance ? c.weth.connect(x).withdraw((balance * BigInt(rnd.int(1, 100))) / 100n, GAS) : null;
-        if (op === 2) return balance ? c.weth.connect(x).transfer(other(x).address, (balance * BigInt(rnd.int(1, 100))) / 100n, GAS) : null;
-        return c.weth.connect(x).approve(rnd.next() < 0.85 ? network.exchange : other(x).address, rnd.pick([0n, ETH / 2n, ETH, 2n * ETH, MaxUint256]), GAS);
-      }],
-      [3, async () => {
-        const x = rnd.pick(signers);
-        return c.exchange.connect(x).cancelMultipleMakerOrders([...new Set([rnd.int(0, 12), rnd.int(0, 12)])], GAS);
-      }],
-      [1, async () => {
-        const x = rnd.pick(signers);
-        return c.exchange.connect(x).cancelAllOrdersForSender((await c.exchange.userMinOrderNonce(x.address)) + BigInt(rnd.int(1, 2)), GAS);
-      }],
-      [20, async () => {
-        // mostly an order the indexer believes VALID (it may be behind), so that fills happen
-        const valid = await t.db.sql.query<{ hash: string }>(`SELECT hash FROM orders WHERE status = 'VALID'`);
-        const validSet = new Set(valid.map((v) => v.hash));
-        const candidates = orders.filter((x) => validSet.has(x.hash));
-        const o = candidates.length && rnd.next() < 0.8 ? rnd.pick(candidates) : rnd.pick(orders);
-        const maker = walletOf(o.signer)!;
-        const fill: ExchangeFill = {
-          orderHash: o.hash,
-          orderNonce: o.nonce,
-          maker: o.signer,
-          strategy: o.tokenId === null ? COLLECTION_OFFER : STANDARD,
-          currency: network.weth,
-          collection: o.collection,
-          tokenId: o.tokenId ?? BigInt(rnd.int(1, TOKENS_721)),
-          amount: o.amount,
-          price: o.price,
-          isERC1155: o.collectionType === 'ERC1155',
-        };
-        if (o.isOrderAsk) {
-          // mostly a taker who can pay, so that fills happen
-          const payers = [];
-          for (const x of wallets) {
-            if (x !== maker && (await c.weth.balanceOf(x.address)) >= o.price && (await c.weth.allowance(x.address, network.exchange)) >= o.price) payers.push(x);
-          }
-          return c.exchange.connect(payers.length && rnd.next() < 0.8 ? rnd.pick(payers) : other(maker)).fillAsk(fill, GAS);
-        }
-        const taker = walletOf(await ownerOf721(Number(fill.tokenId)))!;
-        if (taker === maker) return null;
-        return c.exchange.connect(taker).fillBid(fill, GAS);
-      }],
-    ];
-    const total = actions.reduce((s, [wt]) => s + wt, 0);
-    const pickAction = () => {
-      let r = rnd.next() * total;
-      for (const [wt, a] of actions) if ((r -= wt) < 0) return a;
-      return actions[0]![1];
-    };
-
-    let done = 0;
-    let bursts = 0;
-    while (done < ACTIONS) {
-      const roll = rnd.next();
-      if (roll < 0.08) {
-        // index part of the way, at whatever batch the indexer takes (4 blocks)
-        for (let k = rnd.int(1, 3); k > 0; k--) await ix.tick();
-      } else if (roll < 0.1) {
-        await addOrder();
-      } else if (roll < 0.2) {
-        // several actions mined in one block
-        await w.rpc('evm_setAutomine', [false]);
-        const sent: ContractTransactionResponse[] = [];
-        try {
-          for (let k = rnd.int(2, 4); k > 0; k--) {
-            const tx = await pickAction()().catch(() => null);
-            if (tx) sent.push(tx);
-            done++;
-          }
-          await w.rpc('evm_mine');
-        } finally {
-          await w.rpc('evm_setAutomine', [true]);
-        }
-        for (const tx of sent) await wait(Promise.resolve(tx));
-        bursts++;
-      } else {
-        const tx = await pickAction()().catch(() => null);
-        if (tx) await wait(Promise.resolve(tx));
-        done++;
-      }
+  // Orders, stored with the status the chain gives them at submission time; about one in six
+  // ends within minutes of chain time (the run moves chain time forward past most of them).
+  const addOrder = async (offersOnFreshNonces = false) => {
+    const signer = rnd.pick(signers);
+    const kind = offersOnFreshNonces ? rnd.int(2, 3) : rnd.int(0, 3);
+    // offers: mostly on the ERC-721 collection, some on the ERC-1155 one
+    const bidOn1155 = rnd.next() < 0.2;
+    const spec: OrderSpec =
+      kind === 0
+        ? { collection: c.addresses.erc721, tokenId: BigInt(rnd.int(1, TOKENS_721)), nonce: BigInt(rnd.int(0, 12)) }
+        : kind === 1
+          ? { collection: c.addresses.erc1155, tokenId: rnd.pick(IDS_1155), amount: BigInt(rnd.int(1, 3)), nonce: BigInt(rnd.int(0, 12)) }
+          : {
+              isOrderAsk: false,
+              collection: bidOn1155 ? c.addresses.erc1155 : c.addresses.erc721,
+              tokenId: kind === 3 ? null : bidOn1155 ? rnd.pick(IDS_1155) : BigInt(rnd.int(1, TOKENS_721)),
+              nonce: BigInt(rnd.int(0, 12)),
+            };
+    spec.price = (BigInt(rnd.int(1, 20)) * ETH) / 10n;
+    if (offersOnFreshNonces) {
+      spec.nonce = BigInt(rnd.int(100, 140));
+      spec.price = (BigInt(rnd.int(1, 30)) * ETH) / 100n; // what most wallets can still pay
     }
-    expect(await ix.runUntilCaughtUp()).not.toBeNull();
+    spec.status = 'VALID';
+    const chainNow = await w.chainNow();
+    spec.startTime = BigInt(nowSec - 3600);
+    if (rnd.next() < 0.17) spec.endTime = BigInt(chainNow + rnd.int(30, 900));
+    try {
+      const stored = await storeOrder(db, w, signer, spec, nowSec);
+      const addedAtBlock = await w.evm.provider.getBlockNumber();
+      const status = await chainStatus(w, stored, await filledHashes(w), nowSec);
+      await db.sql.query(`UPDATE orders SET status = $2::"OrderStatus" WHERE hash = $1`, [stored.hash, status]);
+      orders.push({ ...stored, initialStatus: status, addedAtBlock, startTime: spec.startTime });
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'P2002') throw err; // the same order drawn twice
+    }
+  };
+  for (let i = 0; i < 120; i++) await addOrder();
+  expect(await ix.runUntilCaughtUp()).not.toBeNull();
 
+  // Random actions. Each returns the sent transaction, or null when it had nothing to do.
+  type Action = () => Promise<ContractTransactionResponse | null>;
+  const ownerOf721 = (id: number) => c.erc721.ownerOf(id);
+  const walletOf = (address: string) => wallets.find((x) => x.address === address);
+  const actions: [weight: number, Action][] = [
+    [20, async () => {
+      const id = rnd.int(1, TOKENS_721);
+      const from = walletOf(await ownerOf721(id))!;
+      return c.erc721.connect(from).transferFrom(from.address, other(from).address, id, GAS);
+    }],
+    [12, async () => {
+      const from = rnd.pick(wallets);
+      const held = [];
+      for (const id of IDS_1155) {
+        const b = await c.erc1155.balanceOf(from.address, id);
+        if (b > 0n) held.push({ id, b });
+      }
+      if (!held.length) return null;
+      if (held.length > 1 && rnd.next() < 0.3) {
+        const two = held.slice(0, 2);
+        return c.erc1155.connect(from).safeBatchTransferFrom(from.address, other(from).address, two.map((x) => x.id), two.map((x) => BigInt(rnd.int(1, Number(x.b)))), '0x', GAS);
+      }
+      const x = rnd.pick(held);
+      return c.erc1155.connect(from).safeTransferFrom(from.address, other(from).address, x.id, BigInt(rnd.int(1, Number(x.b))), '0x', GAS);
+    }],
+    [12, async () => {
+      const x = rnd.pick(wallets);
+      const is721 = rnd.next() < 0.5;
+      const operator = rnd.next() < 0.2 ? network.exchange : is721 ? network.transferManagerERC721 : network.transferManagerERC1155;
+      const nft = is721 ? c.erc721 : c.erc1155;
+      return nft.connect(x).setApprovalForAll(operator, rnd.next() < 0.6, GAS);
+    }],
+    [20, async () => {
+      const x = rnd.pick(wallets);
+      const balance = await c.weth.balanceOf(x.address);
+      const op = rnd.int(0, 3);
+      if (op === 0) return c.weth.connect(x).deposit({ value: (BigInt(rnd.int(1, 20)) * ETH) / 10n, ...GAS });
+      if (op === 1) return balance ? c.weth.connect(x).withdraw((balance * BigInt(rnd.int(1, 100))) / 100n, GAS) : null;
+      if (op === 2) return balance ? c.weth.connect(x).transfer(other(x).address, (balance * BigInt(rnd.int(1, 100))) / 100n, GAS) : null;
+      return c.weth.connect(x).approve(rnd.next() < 0.85 ? network.exchange : other(x).address, rnd.pick([0n, ETH / 2n, ETH, 2n * ETH, MaxUint256]), GAS);
+    }],
+    [3, async () => {
+      const x = rnd.pick(signers);
+      return c.exchange.connect(x).cancelMultipleMakerOrders([...new Set([rnd.int(0, 12), rnd.int(0, 12)])], GAS);
+    }],
+    [1, async () => {
+      const x = rnd.pick(signers);
+      return c.exchange.connect(x).cancelAllOrdersForSender((await c.exchange.userMinOrderNonce(x.address)) + BigInt(rnd.int(1, 2)), GAS);
+    }],
+    [20, async () => {
+      // The test exchange does not check times; the real one refuses an order past its end time,
+      // so orders that end within the run are never filled here.
+      const fillable = orders.filter((x) => x.endTime > BigInt(nowSec + 86_400));
+      // mostly an order the indexer believes VALID (it may be behind), so that fills happen
+      const valid = await db.sql.query<{ hash: string }>(`SELECT hash FROM orders WHERE status = 'VALID'`);
+      const validSet = new Set(valid.map((v) => v.hash));
+      const candidates = fillable.filter((x) => validSet.has(x.hash));
+      const o = candidates.length && rnd.next() < 0.8 ? rnd.pick(candidates) : rnd.pick(fillable);
+      const maker = walletOf(o.signer)!;
+      const is1155 = o.collectionType === 'ERC1155';
+      const fill: ExchangeFill = {
+        orderHash: o.hash,
+        orderNonce: o.nonce,
+        maker: o.signer,
+        strategy: o.tokenId === null ? COLLECTION_OFFER : STANDARD,
+        currency: network.weth,
+        collection: o.collection,
+        tokenId: o.tokenId ?? (is1155 ? rnd.pick(IDS_1155) : BigInt(rnd.int(1, TOKENS_721))),
+        amount: o.amount,
+        price: o.price,
+        isERC1155: is1155,
+      };
+      if (o.isOrderAsk) {
+        // mostly a taker who can pay, so that fills happen
+        const payers = [];
+        for (const x of wallets) {
+          if (x !== maker && (await c.weth.balanceOf(x.address)) >= o.price && (await c.weth.allowance(x.address, network.exchange)) >= o.price) payers.push(x);
+        }
+        return c.exchange.connect(payers.length && rnd.next() < 0.8 ? rnd.pick(payers) : other(maker)).fillAsk(fill, GAS);
+      }
+      let taker: Wallet | undefined;
+      if (is1155) {
+        const holders = [];
+        for (const x of wallets) if (x !== maker && (await c.erc1155.balanceOf(x.address, fill.tokenId)) >= o.amount) holders.push(x);
+        taker = holders.length ? rnd.pick(holders) : undefined;
+      } else taker = walletOf(await ownerOf721(Number(fill.tokenId)));
+      if (!taker || taker === maker) return null;
+      return c.exchange.connect(taker).fillBid(fill, GAS);
+    }],
+    [3, async () => {
+      // chain time moves on: the orders that end within the run expire
+      await w.rpc('evm_increaseTime', [rnd.int(30, 300)]);
+      run.timeJumps++;
+      return null;
+    }],
+  ];
+  const total = actions.reduce((s, [wt]) => s + wt, 0);
+  const pickAction = () => {
+    let r = rnd.next() * total;
+    for (const [wt, a] of actions) if ((r -= wt) < 0) return a;
+    return actions[0]![1];
+  };
+  const act = async () => {
+    const tx = await pickAction()().catch(() => null);
+    if (tx) await wait(Promise.resolve(tx));
+  };
+
+  let done = 0;
+  let reorged = false;
+  let lateOffers = false;
+  while (done < ACTIONS) {
+    if (!lateOffers && done >= ACTIONS * 0.8) {
+      // by now most early orders are dead (nonces reused, funds moved): a round of offers on
+      // nonces not used yet, so the last actions and the best-bid check meet live books
+      lateOffers = true;
+      for (let k = 0; k < 30; k++) await addOrder(true);
+    }
+    if (!reorged && done >= ACTIONS / 2) {
+      // A branch of actions (with a time jump, so orders may expire on it) is indexed, then
+      // replaced by the chain as it was before it; the loop goes on and its next tick rolls back.
+      reorged = true;
+      expect(await ix.runUntilCaughtUp()).not.toBeNull();
+      const snapshot = await w.rpc<string>('evm_snapshot');
+      run.forkBlock = await w.evm.provider.getBlockNumber();
+      await w.rpc('evm_increaseTime', [rnd.int(200, 600)]);
+      for (let k = rnd.int(8, 14); k > 0; k--) await act();
+      expect(await ix.runUntilCaughtUp()).not.toBeNull();
+      run.doomedEvents = liveEvents(await readEventLog(db)).filter((e) => e.block !== null && e.block > run.forkBlock!);
+      expect(await w.rpc('evm_revert', [snapshot])).toBe(true);
+      continue;
+    }
+    const roll = rnd.next();
+    if (roll < 0.08) {
+      // index part of the way, at whatever batch the indexer takes (4 blocks)
+      for (let k = rnd.int(1, 3); k > 0; k--) await ix.tick();
+    } else if (roll < 0.1) {
+      await addOrder();
+    } else if (roll < 0.2) {
+      // several actions mined in one block
+      await w.rpc('evm_setAutomine', [false]);
+      const sent: ContractTransactionResponse[] = [];
+      try {
+        for (let k = rnd.int(2, 4); k > 0; k--) {
+          const tx = await pickAction()().catch(() => null);
+          if (tx) sent.push(tx);
+          done++;
+        }
+        await w.rpc('evm_mine');
+      } finally {
+        await w.rpc('evm_setAutomine', [true]);
+      }
+      for (const tx of sent) await wait(Promise.resolve(tx));
+      run.bursts++;
+    } else {
+      await act();
+      done++;
+    }
+  }
+  // a last block, so a time jump at the end reaches the chain too
+  await w.rpc('evm_mine');
+  expect(await ix.runUntilCaughtUp()).not.toBeNull();
+}
+
+const storedStatuses = async () =>
+  new Map((await db.sql.query<{ hash: string; status: string }>('SELECT hash, status::text AS status FROM orders')).map((r) => [r.hash, r.status]));
+const cursor = async () => {
+  const [r] = await db.sql.query<{ n: string; t: string }>('SELECT block_number::text AS n, block_timestamp::text AS t FROM indexer_cursor');
+  return { block: Number(r!.n), time: Number(r!.t) };
+};
+
+describe(`chain indexer and market reads against a chain oracle, random actions (${backendName}, seed ${SEED})`, () => {
+  it(`every order's status equals the chain's after ${ACTIONS} random actions and a reorg`, async () => {
     const filled = await filledHashes(w);
+    const stored = await storedStatuses();
+    const indexedTime = BigInt((await cursor()).time);
     const mismatches: string[] = [];
     const tally = new Map<string, number>();
     for (const o of orders) {
-      const [row] = await t.db.sql.query<{ status: string }>('SELECT status::text AS status FROM orders WHERE hash = $1', [o.hash]);
       const expected = await chainStatus(w, o, filled, nowSec);
       tally.set(expected, (tally.get(expected) ?? 0) + 1);
-      if (row!.status !== expected) mismatches.push(`${o.hash} ${o.isOrderAsk ? 'ask' : 'bid'} ${o.collectionType} #${o.tokenId} nonce ${o.nonce}: stored ${row!.status}, chain ${expected}`);
+      const got = stored.get(o.hash)!;
+      // Past its end time an order is left alone (its status is read as EXPIRED) except by a
+      // fill or a cancel: what the chain says about its asset or funds since does not matter.
+      const ended = o.endTime < indexedTime;
+      const ok = ended && !TERMINAL_STATUSES.includes(expected) ? !TERMINAL_STATUSES.includes(got as OrderStatusName) : got === expected;
+      if (!ok) mismatches.push(`${o.hash} ${o.isOrderAsk ? 'ask' : 'bid'} ${o.collectionType} #${o.tokenId} nonce ${o.nonce}${ended ? ' (ended)' : ''}: stored ${got}, chain ${expected}`);
     }
-    console.log(`seed ${SEED}: ${orders.length} orders, ${ACTIONS} actions (${bursts} multi-transaction blocks), ${filled.size} fills; statuses ${JSON.stringify(Object.fromEntries(tally))}`);
+    console.log(
+      `seed ${SEED}: ${orders.length} orders, ${ACTIONS} actions (${run.bursts} multi-transaction blocks, ${run.timeJumps} time jumps, ` +
+        `reorg to block ${run.rolledBackTo.join(', ')} undoing ${run.doomedEvents.length} events), ${filled.size} fills; statuses ${JSON.stringify(Object.fromEntries(tally))}`,
+    );
     expect(mismatches).toEqual([]);
-    // the run must have exercised more than one status
+    // the run must have exercised more than one status, and the reorg must have happened
     expect(tally.size).toBeGreaterThanOrEqual(5);
+    expect(run.rolledBackTo).toEqual([run.forkBlock]);
+  });
 
-    // ownership as the chain says it
-    for (let id = 1; id <= TOKENS_721; id++) {
-      const rows = await t.db.sql.query<{ owner: string }>('SELECT owner FROM token_balances WHERE collection_address = $1 AND token_id = $2 AND balance > 0', [c.addresses.erc721, id]);
-      expect(rows).toEqual([{ owner: await c.erc721.ownerOf(id) }]);
+  it('the event log holds every transfer and sale of the canonical chain once, in chain order, and nothing of the replaced branch', async () => {
+    const log = await readEventLog(db);
+    const facts = await readChainFacts(w);
+    expect(checkChainEvents(log, facts)).toEqual([]);
+    expect(checkChainOrder(log)).toEqual([]);
+    // the replaced branch left events, and each was retracted once, newest first, by the rollback
+    expect(run.doomedEvents.length).toBeGreaterThan(0);
+    const retractions = log.filter((e) => e.type === 'RETRACTED');
+    expect(retractions.map((r) => r.retractsId)).toEqual(run.doomedEvents.map((e) => e.id).reverse());
+    // and GraphQL counts what the log holds live
+    const res = await app.gql<{ activity: { totalCount: number } }>('{ activity(first: 1) { totalCount } }');
+    expect(res.data?.activity.totalCount).toBe(liveEvents(log).length);
+  });
+
+  it("each order's status events replay its status, name the chain log behind each change, and expire it once when it ends VALID", async () => {
+    const log = await readEventLog(db);
+    const facts = await readChainFacts(w);
+    const live = liveEvents(log);
+    const blockTime = new Map<number, number>();
+    for (const b of new Set(live.filter((e) => e.cause === 'EXPIRED').map((e) => e.block!))) blockTime.set(b, (await w.evm.provider.getBlock(b))!.timestamp);
+    expect(checkOrderEvents(log, facts, orders, await storedStatuses(), blockTime, (await cursor()).time)).toEqual([]);
+    // the run made every kind of change the check looks at
+    const causes = new Set(live.map((e) => e.cause));
+    for (const cause of ['EXECUTED', 'NONCE_USED', 'NONCE_CANCELLED', 'APPROVAL_REVOKED', 'ERC20_BALANCE_LOW', 'OWNER_CHANGED', 'EXPIRED']) expect(causes).toContain(cause);
+  });
+
+  it("each token's owners and best bid, as GraphQL answers them, are the chain's", async () => {
+    const { c } = w;
+    const clock = await w.chainNow();
+    app.clock.now = new Date(clock * 1000);
+    const tokens = [...Array.from({ length: TOKENS_721 }, (_, i) => ({ collection: c.addresses.erc721, tokenId: BigInt(i + 1) })), ...IDS_1155.map((id) => ({ collection: c.addresses.erc1155, tokenId: id }))];
+    const query = `query { ${tokens.map((t, i) => `t${i}: token(collection: "${t.collection}", tokenId: "${t.tokenId}") { owners { owner balance } bestBid { hash } }`).join('\n')} }`;
+    const res = await app.gql<Record<string, { owners: { owner: string; balance: string }[]; bestBid: { hash: string } | null }>>(query);
+    expect(res.errors).toBeUndefined();
+
+    // the oracle's best bid: the chain-valid, live offers that can fill the token (its token
+    // offers, the collection's collection offers), highest price, then the oldest order
+    const filled = await filledHashes(w);
+    const ids = new Map((await db.sql.query<{ hash: string; id: string }>('SELECT hash, id::text AS id FROM orders')).map((r) => [r.hash, BigInt(r.id)]));
+    const validBids: TrackedOrder[] = [];
+    for (const o of orders) {
+      if (o.isOrderAsk || o.startTime > BigInt(clock) || o.endTime < BigInt(clock)) continue;
+      if ((await chainStatus(w, o, filled, clock)) === 'VALID') validBids.push(o);
     }
-    for (const x of wallets) {
-      for (const id of IDS_1155) {
-        const rows = await t.db.sql.query<{ balance: string }>('SELECT balance::text AS balance FROM token_balances WHERE collection_address = $1 AND token_id = $2 AND owner = $3', [c.addresses.erc1155, id.toString(), x.address]);
-        expect(BigInt(rows[0]?.balance ?? '0')).toBe(await c.erc1155.balanceOf(x.address, id));
+    const problems: string[] = [];
+    let withBid = 0;
+    let collectionOfferWins = 0;
+    for (const [i, t] of tokens.entries()) {
+      const got = res.data![`t${i}`]!;
+      const chainOwners = [];
+      if (t.collection === c.addresses.erc721) chainOwners.push({ owner: await c.erc721.ownerOf(t.tokenId), balance: '1' });
+      else {
+        for (const x of w.evm.wallets) {
+          const b = await c.erc1155.balanceOf(x.address, t.tokenId);
+          if (b > 0n) chainOwners.push({ owner: x.address, balance: b.toString() });
+        }
       }
+      const sortOwners = (l: { owner: string; balance: string }[]) => [...l].sort((a, b) => a.owner.localeCompare(b.owner));
+      if (JSON.stringify(sortOwners(got.owners)) !== JSON.stringify(sortOwners(chainOwners))) problems.push(`${t.collection}#${t.tokenId} owners ${JSON.stringify(got.owners)}, chain ${JSON.stringify(chainOwners)}`);
+
+      const best = validBids
+        .filter((o) => o.collection === t.collection && (o.tokenId === null || o.tokenId === t.tokenId))
+        .sort((a, b) => (a.price === b.price ? (ids.get(a.hash)! < ids.get(b.hash)! ? -1 : 1) : a.price > b.price ? -1 : 1))[0];
+      if ((got.bestBid?.hash ?? null) !== (best?.hash ?? null)) problems.push(`${t.collection}#${t.tokenId} best bid ${got.bestBid?.hash ?? null}, oracle ${best?.hash ?? null} (${best?.price})`);
+      if (best) withBid++;
+      if (best?.tokenId === null) collectionOfferWins++;
     }
+    expect(problems).toEqual([]);
+    // the books were not empty, and both kinds of offer competed
+    console.log(`best bids: ${withBid} of ${tokens.length} tokens have one (${collectionOfferWins} a collection offer) from ${validBids.length} live offers`);
+    expect(withBid).toBeGreaterThan(5);
+    expect(validBids.some((o) => o.tokenId === null)).toBe(true);
+    expect(validBids.some((o) => o.tokenId !== null)).toBe(true);
   });
 });
