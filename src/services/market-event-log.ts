@@ -105,13 +105,11 @@ export async function eventsHeldByOwners(sql: SqlQueryable, eventIds: readonly s
   );
 }
 
-/** Reading order: negative when `a` comes first. */
-export const comparePositions = (a: LogPosition, b: LogPosition) => {
-  const t = BigInt(a.txId) - BigInt(b.txId);
-  if (t !== 0n) return t < 0n ? -1 : 1;
-  const i = BigInt(a.id) - BigInt(b.id);
-  return i === 0n ? 0 : i < 0n ? -1 : 1;
-};
+/** Two non-negative decimals without leading zeros (xid8 and bigint as text), compared without parsing. */
+const compareDecimals = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+
+/** Reading order: negative when `a` comes first. Hot: the shared tail compares every stream's position. */
+export const comparePositions = (a: LogPosition, b: LogPosition) => compareDecimals(a.txId, b.txId) || compareDecimals(a.id, b.id);
 
 export const cursorExpired = (cursor: string) =>
   new ServiceError('CURSOR_EXPIRED', `Event ${cursor} is older than the oldest event kept (EVENT_LOG_RETENTION_DAYS): resume from a fresh subscription without a cursor`);

@@ -7,7 +7,7 @@ import { ServiceError } from '../domain/errors.js';
 import { parseMarketEventStreamFilter, parseStreamCursor, type MarketEventStreamArgs, type MarketEventStreamFilter } from '../domain/market-event-stream.js';
 import { parseWebhookUrl, type WebhookStatus } from '../domain/webhook-endpoint.js';
 import type { ServiceDeps } from './deps.js';
-import { logHeadPosition, positionAfterEvent } from './market-event-log.js';
+import { logHeadPosition, positionAfterEvent, VISIBILITY_HORIZON_SQL } from './market-event-log.js';
 
 export interface WebhookEndpoint {
   id: string;
@@ -106,15 +106,18 @@ export function createWebhookService(deps: ServiceDeps) {
     },
 
     /**
-     * The outbox as /readyz shows it: "stuck" when an ACTIVE endpoint has been due, unleased and
-     * unclaimed for far longer than the poll interval (no instance is sending).
+     * The outbox as /readyz shows it: "stuck" when an ACTIVE endpoint with events after its cursor
+     * has been due, unleased and unclaimed for far longer than the poll interval (no instance is
+     * sending).
      */
     async outboxHealth(): Promise<{ status: 'up' | 'stuck'; stuckEndpoints: number; oldestDueSeconds: number }> {
       const [row] = await sql.query<{ stuck: number; oldest: number | null }>(
         `SELECT count(*) FILTER (WHERE COALESCE(checked_at, created_at) < now() - make_interval(secs => $1::float8 / 1000))::int AS stuck,
                 EXTRACT(EPOCH FROM now() - min(next_attempt_at))::float8 AS oldest
          FROM webhook_endpoints
-         WHERE status = 'ACTIVE' AND next_attempt_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())`,
+         WHERE status = 'ACTIVE' AND next_attempt_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
+           -- with nothing after its cursor an endpoint is not claimed, and not stuck either
+           AND EXISTS (SELECT 1 FROM market_events e WHERE (e.tx_id, e.id) > (cursor_tx_id, cursor_id) AND e.tx_id < ${VISIBILITY_HORIZON_SQL})`,
         [stuckAfterMs(deps.config.webhooks.pollMs)],
       );
       const stuck = Number(row?.stuck ?? 0);

@@ -2,15 +2,20 @@
 // from the endpoint's own cursor, at least once. An outbox without a row per event: the log is
 // the queue and the cursor the acknowledgement, so it runs the same on PostgreSQL and PGlite.
 //
-// A pass claims due endpoints in one statement (FOR UPDATE SKIP LOCKED, then a lease written on
+// The sender keeps up to SENDER_CONCURRENCY endpoints in flight and claims more as soon as one
+// finishes, so a slow receiver holds only its own slot. A claim takes due endpoints that have
+// log rows after their cursor, in one statement (FOR UPDATE SKIP LOCKED, then a lease written on
 // the row): instances never deliver to one endpoint at once, and a dead instance's lease expires
 // so another takes over. Per endpoint it reads the next matching events after the cursor
-// (readMarketEventsAfter), POSTs them one per request, signed (Standard Webhooks, webhook-id =
-// the event id so receivers deduplicate), and moves the cursor past an event only after a 2xx.
-// Every write after the claim is fenced by the lease owner: a worker whose lease was taken over
-// (or whose endpoint was deleted) stops. A failure keeps the cursor, and the endpoint is due
-// again after an exponential, jittered wait; after WEBHOOK_DISABLE_AFTER_FAILURES it is DISABLED.
-// The event bus wakes the sender when the log grows; WEBHOOK_POLL_MS is the fallback.
+// (readMarketEventsAfter) and POSTs them one per request, in order, signed (Standard Webhooks,
+// webhook-id = the event id so receivers deduplicate), on a kept-alive connection. The cursor
+// and the delivery log are written once per read (or every ACK_EVERY_MS on a slow receiver), in
+// one statement: an instance that dies re-sends at most what it delivered since then, which
+// at-least-once allows. Every write after the claim is fenced by the lease owner: a worker whose
+// lease was taken over (or whose endpoint was deleted) stops. A failure keeps the cursor at the
+// event that failed, and the endpoint is due again after an exponential, jittered wait; after
+// WEBHOOK_DISABLE_AFTER_FAILURES it is DISABLED. The event bus wakes the sender when the log
+// grows; WEBHOOK_POLL_MS is the fallback.
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { ServiceError } from '../domain/errors.js';
@@ -18,16 +23,22 @@ import type { MarketEventStreamFilter } from '../domain/market-event-stream.js';
 import { retryDelayMs, shouldDisable } from '../domain/webhook-endpoint.js';
 import type { MarketEventRow } from './activity.js';
 import type { ServiceDeps } from './deps.js';
-import { prunedThrough, readMarketEventsAfter, type LogPosition } from './market-event-log.js';
+import { comparePositions, prunedThrough, readMarketEventsAfter, VISIBILITY_HORIZON_SQL, type LogEvent, type LogPosition } from './market-event-log.js';
 import { DELIVERIES_KEPT } from './webhook-endpoints.js';
-import { postWebhook, type SendResult } from './webhook-sender.js';
+import { postWebhook, WebhookAgents, type SendResult } from './webhook-sender.js';
 
-/** Endpoints claimed per pass (worked concurrently). */
+/** Endpoints claimed by one pass of runOnce (worked concurrently). */
 const CLAIM_BATCH = 10;
+/** Endpoints the running sender keeps in flight at once. */
+export const SENDER_CONCURRENCY = 64;
 /** Events delivered to one endpoint per claim before it goes back in line (fairness). */
-const EVENTS_PER_CLAIM = 100;
+const EVENTS_PER_CLAIM = 200;
 /** Events read per log read. */
-const READ_BATCH = 20;
+const READ_BATCH = 50;
+/** A slow receiver's progress is written (and its lease renewed) at least this often. */
+const ACK_EVERY_MS = 1000;
+/** The running sender claims at most this often: wake-ups in between are served together. */
+const CLAIM_GAP_MS = 10;
 
 export type DeliveryOutcome = 'delivered' | 'failed' | 'disabled';
 
@@ -69,17 +80,47 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
   /** long enough for a full claim's requests to time out one after the other is not needed: each write renews it */
   const leaseMs = cfg.timeoutMs * 2 + 30_000;
   const schedule = { firstMs: cfg.retryFirstMs, maxMs: cfg.retryMaxMs, disableAfterFailures: cfg.disableAfterFailures };
+  const agents = new WebhookAgents(cfg.allowPrivateTargets);
 
-  async function claim(): Promise<Claimed[]> {
+  /** Due endpoints with log rows after their cursor (one index probe each), leased to this worker. */
+  async function claim(limit: number): Promise<Claimed[]> {
     return sql.query<Claimed>(
       `UPDATE webhook_endpoints w SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), checked_at = now()
        WHERE w.id IN (
-         SELECT id FROM webhook_endpoints
-         WHERE status = 'ACTIVE' AND next_attempt_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
-         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+         SELECT c.id FROM webhook_endpoints c
+         WHERE c.status = 'ACTIVE' AND c.next_attempt_at <= now() AND (c.lease_expires_at IS NULL OR c.lease_expires_at < now())
+           AND EXISTS (SELECT 1 FROM market_events e WHERE (e.tx_id, e.id) > (c.cursor_tx_id, c.cursor_id) AND e.tx_id < ${VISIBILITY_HORIZON_SQL})
+         ORDER BY c.next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
        RETURNING w.id::text AS id, w.url, w.filter, w.secret, w.cursor_tx_id::text AS "txId", w.cursor_id::text AS cursor, w.failure_count AS "failureCount"`,
-      [owner, leaseMs, CLAIM_BATCH],
+      [owner, leaseMs, limit],
     );
+  }
+
+  /**
+   * Acknowledges deliveries: moves the cursor (renewing the lease) and logs the attempts, in one
+   * statement. False when the lease is no longer ours or the endpoint stopped.
+   */
+  async function acknowledge(id: string, to: LogPosition, delivered: { e: LogEvent; r: SendResult; attempt: number }[]): Promise<boolean> {
+    const n = delivered.length;
+    const [row] = await sql.query<{ status: string }>(
+      `WITH moved AS (
+         UPDATE webhook_endpoints SET cursor_tx_id = $3::xid8, cursor_id = $4::bigint, failure_count = 0,
+           last_attempt_at = CASE WHEN $6::int > 0 THEN now() ELSE last_attempt_at END, last_error = CASE WHEN $6::int > 0 THEN NULL ELSE last_error END,
+           lease_expires_at = now() + make_interval(secs => $5::float8 / 1000), updated_at = now()
+         WHERE id = $1::bigint AND lease_owner = $2 RETURNING status::text AS status
+       ), added AS (
+         INSERT INTO webhook_deliveries (endpoint_id, event_ids, attempt, status_code, duration_ms)
+         SELECT $1::bigint, ARRAY[u.e], u.a, u.s, u.d FROM unnest($7::bigint[], $8::int[], $9::int[], $10::int[]) WITH ORDINALITY AS u(e, a, s, d, o)
+         WHERE EXISTS (SELECT 1 FROM moved) ORDER BY u.o
+         RETURNING 1
+       ), pruned AS (
+         DELETE FROM webhook_deliveries d WHERE $6::int > 0 AND d.endpoint_id = $1::bigint
+           AND d.id <= (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1::bigint ORDER BY id DESC OFFSET GREATEST(0, ${DELIVERIES_KEPT} - $6::int) LIMIT 1)
+       )
+       SELECT status FROM moved`,
+      [id, owner, to.txId, to.id, leaseMs, n, delivered.map((d) => d.e.id), delivered.map((d) => d.attempt), delivered.map((d) => d.r.statusCode), delivered.map((d) => d.r.durationMs)],
+    );
+    return row?.status === 'ACTIVE';
   }
 
   /** Moves the cursor (renewing the lease); false when the lease is no longer ours or the endpoint stopped. */
@@ -127,6 +168,7 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
     let position: LogPosition = { txId: ep.txId, id: ep.cursor };
     let failures = ep.failureCount;
     let sent = 0;
+    const webhook = new Webhook(ep.secret);
     try {
       while (sent < EVENTS_PER_CLAIM) {
         let read;
@@ -142,30 +184,37 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
           if (!(await advance(ep.id, position))) return false;
           continue;
         }
-        const webhook = new Webhook(ep.secret);
+        let delivered: { e: LogEvent; r: SendResult; attempt: number }[] = [];
+        let acked = performance.now();
+        const ack = async (to: LogPosition) => {
+          const ok = await acknowledge(ep.id, to, delivered);
+          position = to;
+          delivered = [];
+          acked = performance.now();
+          return ok;
+        };
         for (const e of read.events) {
           const at = new Date();
           const body = webhookPayload(e, at);
           const headers = { 'webhook-id': e.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': webhook.sign(e.id, at, body) };
-          const result = await postWebhook(ep.url, body, headers, cfg);
-          await record(ep.id, [e.id], failures + 1, result);
+          const result = await postWebhook(ep.url, body, headers, cfg, agents);
           if (!result.ok) {
+            // what went through is acknowledged first; the cursor stays before the event that failed
+            if (delivered.length && !(await ack({ txId: delivered.at(-1)!.e.txId, id: delivered.at(-1)!.e.id }))) return false;
+            await record(ep.id, [e.id], failures + 1, result);
             const outcome = await fail(ep, failures + 1, result);
             opts.onAttempt?.(outcome, result);
             return false;
           }
           opts.onAttempt?.('delivered', result);
+          delivered.push({ e, r: result, attempt: failures + 1 });
           failures = 0;
           sent++;
-          position = { txId: e.txId, id: e.id };
-          await sql.query(`UPDATE webhook_endpoints SET last_attempt_at = now(), last_error = NULL WHERE id = $1::bigint`, [ep.id]);
-          if (!(await advance(ep.id, position))) return false;
+          // a slow receiver: write progress (and renew the lease) now and then, not only per read
+          if (performance.now() - acked >= ACK_EVERY_MS && !(await ack({ txId: e.txId, id: e.id }))) return false;
         }
         // past rows that did not match, too: the next read starts there
-        if (read.next.id !== position.id || read.next.txId !== position.txId) {
-          position = read.next;
-          if (!(await advance(ep.id, position))) return false;
-        }
+        if ((delivered.length || comparePositions(read.next, position) !== 0) && !(await ack(read.next))) return false;
         if (!read.more) return false;
       }
       return true;
@@ -178,7 +227,7 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
   /** One pass: claims due endpoints and delivers to them; true when some may have more at once. */
   const runOnce = () =>
     (running ??= (async () => {
-      const claimed = await claim();
+      const claimed = await claim(CLAIM_BATCH);
       const more = await Promise.all(
         claimed.map((ep) =>
           work(ep).catch((err) => {
@@ -211,25 +260,50 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
           }
         })().catch(() => {});
       }
+      // a pool: up to SENDER_CONCURRENCY endpoints in flight, more claimed as soon as one finishes
+      const inFlight = new Set<Promise<void>>();
+      const kick = () => {
+        woken = true;
+        wake?.();
+      };
       loop = (async () => {
         while (!stopped) {
           woken = false;
-          let more = false;
-          try {
-            more = await runOnce();
-          } catch (err) {
-            opts.log?.warn({ err }, 'webhook pass failed; retrying at the next poll');
+          const free = SENDER_CONCURRENCY - inFlight.size;
+          if (free > 0) {
+            try {
+              const claimed = await claim(free);
+              for (const ep of claimed) {
+                const p: Promise<void> = work(ep)
+                  .then(
+                    () => {},
+                    (err) => opts.log?.warn({ err, endpoint: ep.id }, 'webhook delivery failed; retrying at the next claim'),
+                  )
+                  .finally(() => {
+                    inFlight.delete(p);
+                    kick();
+                  });
+                inFlight.add(p);
+              }
+            } catch (err) {
+              opts.log?.warn({ err }, 'webhook claim failed; retrying at the next poll');
+            }
           }
-          if (more || woken || stopped) continue;
+          if (stopped) break;
+          await new Promise((r) => setTimeout(r, CLAIM_GAP_MS));
+          // a finished endpoint or new events meanwhile: claim again; else wait for one of them or the poll
+          if (woken || stopped) continue;
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, cfg.pollMs);
             wake = () => {
               clearTimeout(timer);
               resolve();
             };
+            if (woken) wake();
           });
           wake = null;
         }
+        await Promise.all(inFlight);
       })();
     },
     /** Ends the loop after the pass in flight (its leases are released). */
@@ -238,6 +312,7 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
       wake?.();
       await loop;
       await running?.catch(() => {});
+      agents.destroy();
     },
   };
 }

@@ -267,8 +267,9 @@ describe(`webhooks (${backendName})`, () => {
     }
   });
 
-  it('/readyz reports a stuck outbox: a due endpoint no sender has claimed for far longer than the poll interval', async () => {
+  it('/readyz reports a stuck outbox: a due endpoint with events to send that no sender has claimed for far longer than the poll interval', async () => {
     const ep = await create('https://hooks.example.com/stuck');
+    await list(0); // something to deliver (an endpoint with nothing after its cursor is never stuck)
     const webhooks = async () => (await app.rest('/readyz')).body.components.webhooks;
     await drain(); // every due endpoint claimed now
     expect(await webhooks()).toMatchObject({ status: 'up', required: false });
