@@ -82,7 +82,7 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
   const schedule = { firstMs: cfg.retryFirstMs, maxMs: cfg.retryMaxMs, disableAfterFailures: cfg.disableAfterFailures };
   const agents = new WebhookAgents(cfg.allowPrivateTargets);
 
-  /** Due endpoints with log rows after their cursor (one index probe each), leased to this worker. */
+  /** Due endpoints with log rows after their cursor (one index probe each), leased to this worker, round-robin. */
   async function claim(limit: number): Promise<Claimed[]> {
     return sql.query<Claimed>(
       `UPDATE webhook_endpoints w SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), checked_at = now()
@@ -90,7 +90,8 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
          SELECT c.id FROM webhook_endpoints c
          WHERE c.status = 'ACTIVE' AND c.next_attempt_at <= now() AND (c.lease_expires_at IS NULL OR c.lease_expires_at < now())
            AND EXISTS (SELECT 1 FROM market_events e WHERE (e.tx_id, e.id) > (c.cursor_tx_id, c.cursor_id) AND e.tx_id < ${VISIBILITY_HORIZON_SQL})
-         ORDER BY c.next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+         -- the least recently claimed first: with more due endpoints than slots, each gets its turn
+         ORDER BY c.checked_at NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED)
        RETURNING w.id::text AS id, w.url, w.filter, w.secret, w.cursor_tx_id::text AS "txId", w.cursor_id::text AS cursor, w.failure_count AS "failureCount"`,
       [owner, leaseMs, limit],
     );
