@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 const require = createRequire(import.meta.url);
 
 // One suite, two databases: embedded PGlite by default; TEST_DATABASE_URL runs the same files
-// against a PostgreSQL server (each file creates and drops its own database).
+// against a PostgreSQL server (each file creates and drops its own copy of a migrated template).
 export default defineConfig({
   resolve: {
     // graphql 16 ships CJS and ESM builds; Vite would pick the ESM one for our files while the
@@ -19,7 +19,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     reporters: ['default'],
-    // prints which tests this run skips and what to set to run them; rebuilds a stale dist/
-    globalSetup: ['test/helpers/skip-summary.ts', 'test/helpers/build-dist.ts'],
+    // prints which tests this run skips and what to set to run them; rebuilds a stale dist/;
+    // migrates the database each file copies
+    globalSetup: ['test/helpers/skip-summary.ts', 'test/helpers/build-dist.ts', 'test/helpers/template-database.ts'],
   },
 });

@@ -1,8 +1,11 @@
 // A fresh, migrated database for one test file: in-memory PGlite by default, or a new database
-// on the PostgreSQL server named by TEST_DATABASE_URL (dropped again in close()).
+// on the PostgreSQL server named by TEST_DATABASE_URL (dropped again in close()). Both start as a
+// copy of the template migrated once per run (template-database.ts).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { wrapPglite } from '../../src/db/pglite-database.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -17,7 +20,7 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-async function adminQuery(sql: string) {
+export async function adminQuery(sql: string) {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {
@@ -27,10 +30,12 @@ async function adminQuery(sql: string) {
   }
 }
 
-/** A new empty database URL on the test server, and a function that drops it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `mkt_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
+export const postgresDatabaseName = (prefix: string) => `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+
+/** A new database URL on the test server (empty, or a copy of `template`), and a function that drops it. */
+export async function createPostgresDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = postgresDatabaseName('mkt_test');
+  await adminQuery(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   const url = new URL(TEST_DATABASE_URL!);
   url.pathname = `/${name}`;
   return {
@@ -39,20 +44,32 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
+/** The run's migrated template (absent when a file runs outside vitest's global setup). */
+function migratedTemplate() {
+  try {
+    return inject('migratedTemplate');
+  } catch {
+    return undefined;
+  }
+}
+
 export async function openTestDatabase(opts: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const statements: string[] = [];
   const onQuery = (sql: string) => statements.push(sql);
+  const template = opts.migrate === false ? undefined : migratedTemplate();
   let db: Database;
   let drop = async () => {};
   if (TEST_DATABASE_URL) {
-    const created = await createPostgresDatabase();
+    const created = await createPostgresDatabase(template && 'postgresDatabase' in template ? template.postgresDatabase : undefined);
     drop = created.drop;
     db = await openDatabase({ databaseUrl: created.url, poolSize: 8, onQuery });
   } else {
-    const pglite = new PGlite();
+    const loadDataDir = template && 'pgliteTar' in template ? new Blob([readFileSync(template.pgliteTar)]) : undefined;
+    const pglite = new PGlite({ loadDataDir });
     await pglite.waitReady;
     db = wrapPglite(pglite, 'test PGlite (memory)', { onQuery });
   }
+  // a no-op on the template's copy (every migration is recorded there), the real thing otherwise
   if (opts.migrate !== false) await migrate(db.sql);
   return {
     db,
