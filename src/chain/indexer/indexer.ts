@@ -77,6 +77,8 @@ export interface IndexerOptions {
   beforeWrite?: (batch: { from: number; to: number }) => Promise<void>;
   /** told the timestamp of each committed batch's last block (the market clock) */
   onBlockTime?: (unixSeconds: number) => void;
+  /** told the cursor's block after each commit that moved it: a batch, or a rollback to the fork */
+  onCursor?: (block: number) => void;
   /** updated with lease, head and batch times (indexerStatus, /readyz, metrics) */
   runtime?: IndexerRuntime;
   /** eth_getLogs retries, backoff and initial span (log-fetcher.ts) */
@@ -193,6 +195,7 @@ export function createIndexer(opts: IndexerOptions) {
         )
       : [];
     await s.exec(buildUndoScript({ stream, expectedCursor: cursor.number, fork, now: opts.now(), standardStrategies: network.strategies.standardSale }));
+    opts.onCursor?.(fork.number);
     logger.warn({ forkBlock: fork.number, replacedUpTo: cursor.number }, 'chain reorganisation: rolled back to the fork block');
     emit({ type: 'reorg', forkBlock: fork.number, replacedUpTo: cursor.number });
     for (const r of restored) {
@@ -355,6 +358,7 @@ export function createIndexer(opts: IndexerOptions) {
       (settle ? `\n${settle};` : ''),
     );
     opts.onBlockTime?.(toBlock.timestamp);
+    opts.onCursor?.(to);
     if (runtime) runtime.lastBatchAt = opts.now();
     const ms = (a: number, b: number) => Math.round(b - a);
     logger.debug(
