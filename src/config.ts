@@ -281,6 +281,9 @@ const chain = {
   INDEXER_BACKFILL_FROM_BLOCK: blockOr('0', 'off', null).describe(
     'a collection registered later gets its transfers and sales backfilled from this block; `off`: never',
   ),
+  CONSISTENCY_MAX_WAIT_MS: int(5000, 0, 60_000).describe(
+    'the longest a read waits for the block (`X-Min-Block`) or transaction (`X-Wait-For-Tx`) it asks for; then it is answered with what is indexed, and says so (docs/api.md, "Consistency"); a client may ask for less with `X-Max-Wait-Ms`',
+  ),
 };
 
 // A chain without a built-in address book needs the four that missingNetworkAddresses() names.
@@ -416,6 +419,8 @@ function configFrom(e: Env, network: Network) {
       /** null: never backfill */
       backfillFromBlock: e.INDEXER_BACKFILL_FROM_BLOCK,
     },
+    /** a read asking for a block or transaction waits at most this long (src/http/consistency.ts) */
+    consistencyMaxWaitMs: e.CONSISTENCY_MAX_WAIT_MS,
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
