@@ -5,49 +5,10 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { attachQueryLog, clientOptions } from './prisma-query-log.js';
+import type { Database, DatabaseTimeouts, OpenDatabaseOptions } from './database-types.js';
 import type { SqlRunner } from './sql-runner.js';
 
-export type DatabaseKind = 'postgres' | 'pglite';
-
-export interface Database {
-  kind: DatabaseKind;
-  prisma: PrismaClient;
-  sql: SqlRunner;
-  /** a short description for logs (never the password) */
-  describe: string;
-  /**
-   * Set while the database is still opening (an embedded restart's thread, open-database-early.ts):
-   * resolves when it answers, rejects if it cannot open. Statements sent before wait for it.
-   */
-  ready?: Promise<void>;
-  /** connections of the PostgreSQL pool (metrics); absent for the embedded database (one session) */
-  poolStats?: () => { total: number; idle: number; waiting: number; max: number };
-  close(): Promise<void>;
-}
-
-export interface OpenDatabaseOptions {
-  databaseUrl?: string;
-  /** folder for the embedded database, or 'memory' */
-  dataDir?: string;
-  poolSize?: number;
-  /** called with every SQL statement sent, through Prisma or the SQL runner (tests count them) */
-  onQuery?: (sql: string) => void;
-  /** PostgreSQL only (PGlite runs in-process: nothing between it and us can hang) */
-  timeouts?: Partial<DatabaseTimeouts>;
-}
-
-/** How long PostgreSQL may keep a request waiting (0 = no limit). */
-export interface DatabaseTimeouts {
-  /** to get a pooled connection, opening one included */
-  connectMs: number;
-  /** per statement: the server cancels it (statement_timeout), and the client gives up
-   * 1 s later if the server does not answer at all (a hung server or network) */
-  statementMs: number;
-  /** a transaction left idle this long is ended by the server, releasing its locks */
-  idleInTransactionMs: number;
-  /** per statement on dedicated sessions (migrations waiting on the migration lock, the indexer) */
-  sessionMs: number;
-}
+export type { Database, DatabaseKind, DatabaseTimeouts, OpenDatabaseOptions } from './database-types.js';
 
 export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 2000, statementMs: 5000, idleInTransactionMs: 10_000, sessionMs: 60_000 };
 

@@ -6,7 +6,7 @@ import { PGliteThread } from './pglite-thread.js';
 import { PGLITE_SETTINGS, startEmbeddedOnDisk, type OpeningEmbedded } from './pglite-thread-start.js';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
-import type { Database, OpenDatabaseOptions } from './database.js';
+import type { Database, OpenDatabaseOptions } from './database-types.js';
 import { attachQueryLog, clientOptions } from './prisma-query-log.js';
 import type { SqlRunner } from './sql-runner.js';
 

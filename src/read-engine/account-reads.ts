@@ -19,15 +19,14 @@ import {
 } from '../services/account-sql.js';
 import { tokenRowsSql } from '../services/token-sql.js';
 import { jsonGlobalId, jsonNullableString, jsonString, orUnrenderable } from './json-sql.js';
-import type { QueryPlan } from './plan-query.js';
-import type { FieldRead, ReadType } from './read-types.js';
+import type { FieldRead, Planner, ReadType } from './read-type.js';
 
 type Planned = Extract<FieldRead<string>, { kind: 'planned' }>['plan'];
 const planned = (plan: Planned): FieldRead<string> => ({ kind: 'planned', columns: [], plan });
 const leaf = (json: (t: string) => string): FieldRead<string> => ({ kind: 'leaf', columns: [], json });
 
 /** The page's size and cursor as the resolver parses them; anything it refuses is left to it. */
-function forwardPage(p: QueryPlan, args: Record<string, unknown>, isCursor: (c: string) => boolean) {
+function forwardPage(p: Planner, args: Record<string, unknown>, isCursor: (c: string) => boolean) {
   const parsed = parseForwardPage(args as { first?: number | null; after?: string | null; last?: number | null; before?: string | null }, isCursor);
   return parsed.ok ? parsed.value : p.unrenderable('account page arguments');
 }
@@ -84,7 +83,6 @@ const holdings: Planned = (p, nodes, args, t) => {
 export const ACCOUNT_TYPE: ReadType = {
   // rows come from planAccount: the address alone
   table: 'token_balances',
-  interfaces: ['Node'],
   fields: {
     id: leaf((t) => jsonGlobalId('Account', `${t}.address`)),
     address: leaf((t) => jsonString(`${t}.address`)),
@@ -120,7 +118,7 @@ export const ACCOUNT_HOLDING_TYPE: ReadType = {
 };
 
 /** Query.account: every address has one; its row is the address. */
-export function planAccount(p: QueryPlan, nodes: readonly FieldNode[], args: Record<string, unknown>): string {
+export function planAccount(p: Planner, nodes: readonly FieldNode[], args: Record<string, unknown>): string {
   const t = p.alias('a');
   return `(SELECT ${orUnrenderable(p.object('Account', nodes, t))} FROM (SELECT ${p.params.add(args.address)}::varchar AS address) ${t})`;
 }

@@ -8,7 +8,7 @@ import { CHAIN_REASONS, FINAL_REASONS, REASON_FIXES, UNFILLABLE_REASONS } from '
 import { jsonLiteral } from './json-sql.js';
 import { objectFieldsSql } from './object-fields.js';
 import { shownStatusSql } from './status-sql.js';
-import type { FieldRead } from './read-types.js';
+import type { FieldRead } from './read-type.js';
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 const literalOrNull = (v: string | null) => (v ? jsonLiteral(v) : `'null'`);

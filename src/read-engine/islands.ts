@@ -8,7 +8,8 @@ import { execute, Kind, type DocumentNode, type ExecutionArgs, type FieldNode, t
 import { forkContext, type Context } from '../context.js';
 import { ISLAND_MARK, ISLAND_SEPARATOR } from './json-sql.js';
 import type { Island } from './plan-query.js';
-import { READ_TYPES, type ReadTypeName } from './read-types.js';
+import type { ReadTypeName } from './read-type.js';
+import { READ_TYPES } from './read-types.js';
 
 /**
  * The refetch by key costs no statement where the type's loader can be primed with the key alone:

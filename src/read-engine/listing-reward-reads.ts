@@ -6,8 +6,7 @@
 import type { FieldNode } from 'graphql';
 import type { Context } from '../context.js';
 import { jsonInt, jsonString, orUnrenderable } from './json-sql.js';
-import type { QueryPlan } from './plan-query.js';
-import type { ReadType } from './read-types.js';
+import type { Planner, ReadType } from './read-type.js';
 
 export const LISTING_REWARD_TYPE: ReadType = {
   // rows come from rewardRowsSql (planListingRewards below), over the operator's market data
@@ -21,7 +20,7 @@ export const LISTING_REWARD_TYPE: ReadType = {
 };
 
 /** Query.listingRewards: the ranked entries as a JSON array, or null when the program is off. */
-export function planListingRewards(p: QueryPlan, nodes: readonly FieldNode[], _args: Record<string, unknown>, ctx: Context): string {
+export function planListingRewards(p: Planner, nodes: readonly FieldNode[], _args: Record<string, unknown>, ctx: Context): string {
   const rows = ctx.services.listingRewards.rewardRowsSql((v, cast) => p.params.add(v, cast), p.now);
   if (rows === null) return `'null'`;
   const r = p.alias('r');

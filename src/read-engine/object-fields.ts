@@ -5,10 +5,10 @@
 // This file imports only a type from ./plan-query.ts.
 import type { FieldNode } from 'graphql';
 import { jsonLiteral, jsonObjectSql } from './json-sql.js';
-import type { QueryPlan } from './plan-query.js';
 import { collectFields, subSelections } from './selection.js';
+import type { Planner } from './read-type.js';
 
-export function objectFieldsSql(p: QueryPlan, nodes: readonly FieldNode[], typename: string, render: Record<string, string>): string {
+export function objectFieldsSql(p: Planner, nodes: readonly FieldNode[], typename: string, render: Record<string, string>): string {
   const parts: { key: string; sql: string }[] = [];
   for (const [key, f] of collectFields(subSelections(nodes), typename, p.scope)) {
     const name = f[0]!.name.value;

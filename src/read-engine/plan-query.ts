@@ -22,7 +22,8 @@ import {
   jsonObjectSql,
   orUnrenderable,
 } from './json-sql.js';
-import { READ_TYPES, typenameJson, type ReadTypeName } from './read-types.js';
+import type { Page, Planner, RankKey, ReadTypeName } from './read-type.js';
+import { READ_TYPES, typenameJson } from './read-types.js';
 import { collectFields, subSelections, type SelectionScope } from './selection.js';
 import { planAccount } from './account-reads.js';
 import { planToken, planTokens } from './token-reads.js';
@@ -35,45 +36,16 @@ export interface Island {
   nodes: readonly FieldNode[];
 }
 
-/** One page of a connection: rows of `table` as `o`, and what its pageInfo says. */
-export interface Page {
-  type: ReadTypeName;
-  table: string;
-  o: string;
-  /** the filter and the cursors' conditions */
-  where: string[];
-  /** the filter alone (totalCount) */
-  counted: string[];
-  /** ORDER BY in scan order */
-  order: string;
-  /** ORDER BY in list order: the scan's, or its reverse when paging back from the end */
-  listOrder: string;
-  first: number;
-  /** paging back from the end: the list is the scan reversed */
-  fromEnd: boolean;
-  hasPrevious: boolean;
-  hasNext: boolean;
-  /** SQL of an edge's cursor over `o` */
-  cursor: string;
-  /** conditions that every given cursor names a known row */
-  guards: string[];
-  /** fields of the connection beyond totalCount, edges and pageInfo, as JSON SQL (AccountHoldingConnection's totals) */
-  extra?: Record<string, string>;
-}
-
 /** Thrown where a selection has no SQL rendering: its root field is left to the resolvers. */
 class NotRenderable extends Error {}
 const notRenderable = (why: string): never => {
   throw new NotRenderable(why);
 };
 
-/** One request's planning state: its variables, the statement's parameters, aliases, islands. */
-/** What a ranked row's key is (QueryPlan.rankKeys): SQL of a NUMERIC value. */
-export type RankKey = { volume: { seconds: number; sql: string } } | { floor: string };
-
 const DAY_SECONDS = 86_400;
 
-export class QueryPlan {
+/** One request's planning state: its variables, the statement's parameters, aliases, islands. */
+export class QueryPlan implements Planner {
   readonly params = new Params();
   readonly islands: Island[] = [];
   private aliases = 0;

@@ -128,7 +128,7 @@ async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | 
   if (variables.errors || !withinLimits(plan, args, ctx)) return null;
 
   const deps = ctx.services.deps;
-  const query = new QueryPlan(args.schema, { fragments: plan.fragments, variables: variables.coerced }, deps.now(), deps.network.strategies, deps.network);
+  const query = new QueryPlan(args.schema, { schema: args.schema, fragments: plan.fragments, variables: variables.coerced }, deps.now(), deps.network.strategies, deps.network);
   // planned in selection order (aliases and parameters number the same way for the same request)
   const columns: { key: string; sql: string }[] = [];
   for (const [key, nodes] of plan.roots) {
@@ -199,7 +199,7 @@ function jsonResult(text: string): ExecutionResult {
 export async function renderOrderList(ctx: Context, q: OrderQuery, node: { nodes: readonly FieldNode[]; fragments: Record<string, FragmentDefinitionNode> }): Promise<string | null> {
   const deps = ctx.services.deps;
   if (!deps.config.readEngine) return null;
-  const plan = new QueryPlan(schema, { fragments: node.fragments, variables: {} }, deps.now(), deps.network.strategies, deps.network);
+  const plan = new QueryPlan(schema, { schema, fragments: node.fragments, variables: {} }, deps.now(), deps.network.strategies, deps.network);
   const sql = plan.orderList(node.nodes, q);
   const statement = `SELECT ${sql} AS r0`;
   const [row] = await ctx.sql.query<{ r0: string | null }>(statement, plan.params.values, preparedName(statement)).catch(() => [null]);

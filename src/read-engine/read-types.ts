@@ -4,9 +4,8 @@
 // resolvers in src/schema/ are the reference: test/read-engine/read-engine.test.ts compares the
 // two byte for byte, and fails for a schema field declared nowhere here.
 import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
-import type { FieldNode } from 'graphql';
 import type { CollectionColumn, OrderColumn } from '../services/order-page-sql.js';
-import type { QueryPlan } from './plan-query.js';
+import type { FieldRead, ReadType, ReadTypeName } from './read-type.js';
 import { planCollectionStats } from './stats-reads.js';
 import { ACCOUNT_HOLDING_TYPE, ACCOUNT_TYPE } from './account-reads.js';
 import { COLLECTION_DEPTH, TOKEN_TYPE } from './token-reads.js';
@@ -15,36 +14,11 @@ import { ORDER_FILLABILITY } from './fillability-reads.js';
 import { shownStatusSql } from './status-sql.js';
 import { jsonBoolean, jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
 
-/** What a field reads, over the row alias `t` of its type; `now()` is the request's clock in seconds (SQL, a parameter added on first use). */
-export type FieldRead<Col extends string> =
-  /** a value rendered by one SQL expression */
-  | { kind: 'leaf'; columns: readonly Col[]; json: (t: string, now: () => string) => string }
-  /** one object of another read type: the SQL after SELECT ... (`FROM x a WHERE ...`), null allowed or not */
-  | { kind: 'object'; type: ReadTypeName; columns: readonly Col[]; from: (t: string, a: string, now: () => string) => string; nullable: boolean }
-  /** an order connection pinned to this row (Collection.orders; Account.orders pins the signer): a predicate over the orders alias */
-  | { kind: 'orders'; columns: readonly Col[]; pin: (t: string, o: string) => string; pins?: 'collection' | 'signer' }
-  /** rendered by its own planner, with the field's arguments (Collection.depth, Token.owners: ./token-reads.ts) */
-  | { kind: 'planned'; columns: readonly Col[]; plan: (p: QueryPlan, nodes: readonly FieldNode[], args: Record<string, unknown>, t: string) => string }
-  /** computed by its resolver only; the engine resolves it per parent key (./islands.ts) */
-  | { kind: 'resolver'; columns: readonly Col[]; reason: string };
-
-export type ReadTypeName = 'Order' | 'Collection' | 'Sale' | 'MarketEvent' | 'Token' | 'Account' | 'AccountHolding' | 'ListingRewardCollection';
-
-export interface ReadType<Col extends string = string> {
-  table: string;
-  /** how the engine fetches one row of this type again to run a resolver-only field under it (none: every field renders) */
-  refetch?: { field: string; arg: string; key: (t: string) => string };
-  fields: Record<string, FieldRead<Col>>;
-  /** the interfaces the GraphQL type implements: a fragment on one of them selects on this type too (./selection.ts) */
-  interfaces?: readonly string[];
-}
-
 const leaf = <C extends string>(columns: readonly C[], json: (t: string, now: () => string) => string): FieldRead<C> => ({ kind: 'leaf', columns, json });
 
 export const ORDER_TYPE: ReadType<OrderColumn> = {
   table: 'orders',
   refetch: { field: 'order', arg: 'hash', key: (t) => `${t}.hash` },
-  interfaces: ['Node'],
   fields: {
     id: leaf(['hash'], (t) => jsonGlobalId('Order', `${t}.hash`)),
     hash: leaf(['hash'], (t) => jsonString(`${t}.hash`)),
@@ -86,7 +60,6 @@ const nullableText = (column: string) => (t: string) => jsonNullableString(`${t}
 export const COLLECTION_TYPE: ReadType<CollectionColumn> = {
   table: 'collections',
   refetch: { field: 'collection', arg: 'address', key: (t) => `${t}.address` },
-  interfaces: ['Node'],
   fields: {
     id: leaf(['address'], (t) => jsonGlobalId('Collection', `${t}.address`)),
     address: leaf(['address'], (t) => jsonString(`${t}.address`)),
@@ -133,7 +106,6 @@ export const COLLECTION_TYPE: ReadType<CollectionColumn> = {
 /** A sale (src/schema/discovery.ts); the table has no columns list of its own in the resolver path. */
 export const SALE_TYPE: ReadType = {
   table: 'sales',
-  interfaces: ['Node'],
   fields: {
     id: leaf([], (t) => jsonGlobalId('Sale', `${t}.tx_hash || ':' || ${t}.log_index`)),
     collectionAddress: leaf([], (t) => jsonString(`${t}.collection_address`)),
@@ -158,7 +130,6 @@ export const SALE_TYPE: ReadType = {
 /** An event of the market event log (src/schema/activity.ts); every field renders. */
 export const MARKET_EVENT_TYPE: ReadType = {
   table: 'market_events',
-  interfaces: ['Node'],
   fields: {
     id: leaf([], (t) => jsonGlobalId('MarketEvent', `${t}.id::text`)),
     eventId: leaf([], (t) => jsonString(`${t}.id::text`)),

@@ -1,7 +1,7 @@
 // The fields a selection selects on an object type, in response order, with graphql-js'
 // CollectFields rules (https://spec.graphql.org/October2021/#CollectFields): @skip/@include
 // evaluated against the request's variables, named and inline fragments whose type condition is
-// the type or an interface it implements (declared with the read type, ./read-types.ts), and
+// the type or an abstract type it belongs to (the schema says which, as graphql-js asks it), and
 // fields of one response key merged into one entry with every node that selected it.
 // graphql-js' own collectFields is internal API (@internal), hence this short copy.
 import {
@@ -9,13 +9,16 @@ import {
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
   Kind,
+  isAbstractType,
+  isObjectType,
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import { READ_TYPES, type ReadTypeName } from './read-types.js';
 
 export interface SelectionScope {
+  schema: GraphQLSchema;
   fragments: Record<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
 }
@@ -26,9 +29,12 @@ function included(node: { directives?: FieldNode['directives'] }, scope: Selecti
   return getDirectiveValues(GraphQLIncludeDirective, node, scope.variables)?.if !== false;
 }
 
-/** Whether a fragment with this type condition applies to an object of `typeName`. */
-function applies(condition: string, typeName: string): boolean {
-  return condition === typeName || (Object.hasOwn(READ_TYPES, typeName) && (READ_TYPES[typeName as ReadTypeName].interfaces?.includes(condition) ?? false));
+/** Whether a fragment with this type condition applies to an object of `typeName` (graphql-js' doesFragmentConditionMatch). */
+function applies(condition: string, typeName: string, schema: GraphQLSchema): boolean {
+  if (condition === typeName) return true;
+  const conditionType = schema.getType(condition);
+  const type = schema.getType(typeName);
+  return isAbstractType(conditionType) && isObjectType(type) && schema.isSubType(conditionType, type);
 }
 
 /** Response key -> the field nodes selecting it, in first-seen order. */
@@ -44,11 +50,11 @@ export function collectFields(sets: readonly (SelectionSetNode | undefined)[], t
         if (list) list.push(sel);
         else out.set(key, [sel]);
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        if (!sel.typeCondition || applies(sel.typeCondition.name.value, typeName)) walk(sel.selectionSet);
+        if (!sel.typeCondition || applies(sel.typeCondition.name.value, typeName, scope.schema)) walk(sel.selectionSet);
       } else if (!seen.has(sel.name.value)) {
         seen.add(sel.name.value);
         const frag = scope.fragments[sel.name.value];
-        if (frag && applies(frag.typeCondition.name.value, typeName)) walk(frag.selectionSet);
+        if (frag && applies(frag.typeCondition.name.value, typeName, scope.schema)) walk(frag.selectionSet);
       }
     }
   };

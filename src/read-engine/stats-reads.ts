@@ -11,8 +11,8 @@ import type { FieldNode } from 'graphql';
 import { floorAtSql } from '../db/floor-sql.js';
 import { FLOOR_CHANGE_WINDOWS, STATS_WINDOWS } from '../domain/stats-math.js';
 import { jsonEther, jsonGlobalId, jsonNullableString, jsonObjectSql, jsonString } from './json-sql.js';
-import type { QueryPlan } from './plan-query.js';
 import { collectFields, subSelections } from './selection.js';
+import type { Planner } from './read-type.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -34,7 +34,7 @@ const etherOrNull = (sql: string) => `CASE WHEN ${sql} IS NULL THEN 'null' ELSE 
  * request's clock (milliseconds, as statsFor's) computed here, each a parameter, so PostgreSQL
  * compares columns with constants instead of computing an edge for every row it reads.
  */
-export function planCollectionStats(p: QueryPlan, nodes: readonly FieldNode[], t: string): string {
+export function planCollectionStats(p: Planner, nodes: readonly FieldNode[], t: string): string {
   const a = `${t}.address`;
   const nowMs = p.now.getTime();
   // edges in JavaScript, as statsFor's: UTC days and hours of the request's clock

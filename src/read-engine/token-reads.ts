@@ -7,8 +7,7 @@ import type { FieldNode } from 'graphql';
 import { BOOK_SIDES, bestBidIdSql, liveSideSql, parseTokenCursor, TOKEN_SORTS, tokenAfterSql, tokenCursorSql, tokenOrderSql, tokenRowsSql, type BookSide, type TokenSort } from '../services/token-sql.js';
 import { MAX_DEPTH_LEVELS, MAX_TOKEN_PAGE } from '../services/tokens.js';
 import { jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonObjectSql, jsonString, jsonUnixTime, orUnrenderable } from './json-sql.js';
-import type { QueryPlan } from './plan-query.js';
-import type { FieldRead, ReadType } from './read-types.js';
+import type { FieldRead, Planner, ReadType } from './read-type.js';
 import { objectFieldsSql } from './object-fields.js';
 import { collectFields, subSelections } from './selection.js';
 
@@ -26,13 +25,13 @@ const owners: Planned = (p, nodes, _args, t) => {
   );
 };
 
-const orderById = (p: QueryPlan, nodes: readonly FieldNode[], idSql: (a: string) => string) => {
+const orderById = (p: Planner, nodes: readonly FieldNode[], idSql: (a: string) => string) => {
   const a = p.alias('o');
   return `COALESCE((SELECT ${orUnrenderable(p.object('Order', nodes, a))} FROM orders ${a} WHERE ${a}.id = ${idSql(a)}), 'null')`;
 };
 
 /** One side of the live book over the orders matching `where(alias)` (the resolver: tokenService.depth). */
-function depthSql(p: QueryPlan, nodes: readonly FieldNode[], args: Record<string, unknown>, where: (o: string, side: BookSide) => string): string {
+function depthSql(p: Planner, nodes: readonly FieldNode[], args: Record<string, unknown>, where: (o: string, side: BookSide) => string): string {
   const side = args.side as BookSide;
   const first = (args.first as number | null | undefined) ?? 20;
   if (!BOOK_SIDES.includes(side) || !Number.isInteger(first) || first < 1 || first > MAX_DEPTH_LEVELS) return p.unrenderable('depth arguments');
@@ -90,7 +89,6 @@ export const COLLECTION_DEPTH: FieldRead<'address'> = {
 export const TOKEN_TYPE: ReadType = {
   // rows come from tokenRowsSql (the root planners below), over ownership and orders
   table: 'token_balances',
-  interfaces: ['Node'],
   fields: {
     id: leaf((t) => jsonGlobalId('Token', `${t}.collection_address || ':' || ${t}.token_id::text`)),
     collectionAddress: leaf((t) => jsonString(`${t}.collection_address`)),
@@ -116,14 +114,14 @@ export const TOKEN_TYPE: ReadType = {
 };
 
 /** Query.token: the token's row, or null when the index does not know it. */
-export function planToken(p: QueryPlan, nodes: readonly FieldNode[], args: Record<string, unknown>): string {
+export function planToken(p: Planner, nodes: readonly FieldNode[], args: Record<string, unknown>): string {
   const t = p.alias('t');
   const rows = tokenRowsSql(p.book, p.params.add(args.collection), { listed: null, tokenId: p.params.add(String(args.tokenId), '::numeric') });
   return `COALESCE((SELECT ${orUnrenderable(p.object('Token', nodes, t))} FROM (${rows}) ${t}), 'null')`;
 }
 
 /** Query.tokens: a keyset page over the collection's token rows (the resolver: tokenService.listTokens). */
-export function planTokens(p: QueryPlan, nodes: readonly FieldNode[], args: Record<string, unknown>): string {
+export function planTokens(p: Planner, nodes: readonly FieldNode[], args: Record<string, unknown>): string {
   if (args.last != null || args.before != null) return p.unrenderable('backward tokens');
   const first = (args.first as number | null | undefined) ?? 20;
   if (!Number.isInteger(first) || first < 1 || first > MAX_TOKEN_PAGE) return p.unrenderable('page size');

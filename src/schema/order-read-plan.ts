@@ -4,7 +4,8 @@
 // A field this table does not know (added later elsewhere) reads every column: never wrong.
 // The selection walk is hand-written: graphql-js' collectFields is internal (@internal) API.
 import { getDirectiveValues, GraphQLIncludeDirective, GraphQLSkipDirective, Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
-import { COLLECTION_TYPE, ORDER_TYPE, type ReadType } from '../read-engine/read-types.js';
+import type { ReadType } from '../read-engine/read-type.js';
+import { COLLECTION_TYPE, ORDER_TYPE } from '../read-engine/read-types.js';
 import {
   ALL_COLLECTION_COLUMNS,
   ALL_ORDER_COLUMNS,

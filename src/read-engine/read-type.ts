@@ -1,0 +1,90 @@
+// What a read type is, and what planning one may ask of the planner: the declarations
+// (./read-types.ts and the per-type files beside it) are written against these types only, and
+// the planner (./plan-query.ts) implements `Planner`, so declarations and planner do not import
+// each other.
+import type { FieldNode, GraphQLSchema } from 'graphql';
+import type { Network } from '../domain/networks.js';
+import type { Params } from '../services/order-page-sql.js';
+import type { BookParams } from '../services/token-sql.js';
+import type { SelectionScope } from './selection.js';
+
+/** What a field reads, over the row alias `t` of its type; `now()` is the request's clock in seconds (SQL, a parameter added on first use). */
+export type FieldRead<Col extends string> =
+  /** a value rendered by one SQL expression */
+  | { kind: 'leaf'; columns: readonly Col[]; json: (t: string, now: () => string) => string }
+  /** one object of another read type: the SQL after SELECT ... (`FROM x a WHERE ...`), null allowed or not */
+  | { kind: 'object'; type: ReadTypeName; columns: readonly Col[]; from: (t: string, a: string, now: () => string) => string; nullable: boolean }
+  /** an order connection pinned to this row (Collection.orders; Account.orders pins the signer): a predicate over the orders alias */
+  | { kind: 'orders'; columns: readonly Col[]; pin: (t: string, o: string) => string; pins?: 'collection' | 'signer' }
+  /** rendered by its own planner, with the field's arguments (Collection.depth, Token.owners: ./token-reads.ts) */
+  | { kind: 'planned'; columns: readonly Col[]; plan: (p: Planner, nodes: readonly FieldNode[], args: Record<string, unknown>, t: string) => string }
+  /** computed by its resolver only; the engine resolves it per parent key (./islands.ts) */
+  | { kind: 'resolver'; columns: readonly Col[]; reason: string };
+
+export type ReadTypeName = 'Order' | 'Collection' | 'Sale' | 'MarketEvent' | 'Token' | 'Account' | 'AccountHolding' | 'ListingRewardCollection';
+
+export interface ReadType<Col extends string = string> {
+  table: string;
+  /** how the engine fetches one row of this type again to run a resolver-only field under it (none: every field renders) */
+  refetch?: { field: string; arg: string; key: (t: string) => string };
+  fields: Record<string, FieldRead<Col>>;
+}
+
+/** One page of a connection: rows of `table` as `o`, and what its pageInfo says. */
+export interface Page {
+  type: ReadTypeName;
+  table: string;
+  o: string;
+  /** the filter and the cursors' conditions */
+  where: string[];
+  /** the filter alone (totalCount) */
+  counted: string[];
+  /** ORDER BY in scan order */
+  order: string;
+  /** ORDER BY in list order: the scan's, or its reverse when paging back from the end */
+  listOrder: string;
+  first: number;
+  /** paging back from the end: the list is the scan reversed */
+  fromEnd: boolean;
+  hasPrevious: boolean;
+  hasNext: boolean;
+  /** SQL of an edge's cursor over `o` */
+  cursor: string;
+  /** conditions that every given cursor names a known row */
+  guards: string[];
+  /** fields of the connection beyond totalCount, edges and pageInfo, as JSON SQL (AccountHoldingConnection's totals) */
+  extra?: Record<string, string>;
+}
+
+/** What a ranked row's key is (Planner.rankKeys): SQL of a NUMERIC value. */
+export type RankKey = { volume: { seconds: number; sql: string } } | { floor: string };
+
+/** The planner as the read types' own planners use it (./plan-query.ts QueryPlan). */
+export interface Planner {
+  readonly schema: GraphQLSchema;
+  readonly scope: SelectionScope;
+  /** the statement's parameters */
+  readonly params: Params;
+  /** the request's clock, read once (statsFor's and the resolvers' now) */
+  readonly now: Date;
+  readonly strategies: Pick<Network['strategies'], 'standardSale' | 'collectionOffer'>;
+  /** the addresses a fix names (Order.fillability) */
+  readonly operators: Pick<Network, 'exchange' | 'transferManagerERC721' | 'transferManagerERC1155'>;
+  /** the clock and the network's strategy lists, for the book's SQL (src/services/token-sql.ts) */
+  readonly book: BookParams;
+  /** rows whose ranking key is one of their statistics, by alias */
+  readonly rankKeys: ReadonlyMap<string, RankKey>;
+  /** the request's clock in seconds, as a parameter */
+  nowSql(): string;
+  /** an instant (epoch milliseconds) as a timestamptz parameter */
+  instantSql(ms: number): string;
+  /** leaves the root field to its resolvers (a selection with no SQL rendering) */
+  unrenderable(why: string): never;
+  alias(prefix: string): string;
+  /** one row of `type` under the alias `t` as a JSON object of the selected fields */
+  object(type: ReadTypeName, nodes: readonly FieldNode[], t: string): string;
+  /** a connection over `page`, its totalCount, edges and pageInfo as selected */
+  connection(nodes: readonly FieldNode[], page: Page): string;
+  /** an activity page, `pin` adding the parent's predicate over the events alias */
+  activityConnection(nodes: readonly FieldNode[], args: Record<string, unknown>, pin?: (m: string) => string, collectionPinned?: boolean): string;
+}
