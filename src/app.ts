@@ -156,6 +156,9 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
     const migrations = await steps.run('migrations', () => migrate(db.sql), (m) => ({ applied: m.applied.length, alreadyApplied: m.alreadyApplied.length }));
     logger.info({ database: db.describe, applied: migrations.applied, alreadyApplied: migrations.alreadyApplied.length }, 'database ready');
     await clock.refresh();
+    // the indexed block every response is stamped with (src/services/indexed-block.ts)
+    await services.indexedBlock.refresh();
+    services.indexedBlock.start();
     // In memory there is nothing to keep atomic: seed the new database in place.
     const freshInMemory = ownsDb && db.kind === 'pglite' && !embeddedOnDisk && migrations.alreadyApplied.length === 0 && migrations.applied.length > 0;
     if (freshInMemory && config.seed && (await db.prisma.collection.count()) === 0) {
@@ -187,6 +190,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       },
       close: async () => {
         clearInterval(timeFloors);
+        services.indexedBlock.stop();
         retention?.stop();
         await webhookWorker?.stop();
         await services.eventStream.drain();
@@ -224,6 +228,7 @@ async function startIndexer(config: Config, logger: Logger, services: Services, 
     batchSize,
     now: services.now,
     onBlockTime: clock.observeBlockTime,
+    onCursor: services.indexedBlock.committed,
     runtime,
     logger,
     onEvent: (e) => publishIndexerEvent(services.deps.events, e, services.now()),

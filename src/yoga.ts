@@ -9,6 +9,8 @@ import { registerIndexerGauges } from './http/indexer-metrics.js';
 import { createMetrics } from './http/metrics.js';
 import { useAccessLog } from './http/access-log-plugin.js';
 import { useEventIds } from './http/event-ids-plugin.js';
+import { CONSISTENCY_RESPONSE_HEADERS } from './http/consistency.js';
+import { useConsistency } from './http/consistency-plugin.js';
 import { useGraphqlStatusRule } from './http/graphql-status-plugin.js';
 import { registerServiceMetrics } from './http/service-metrics.js';
 import { graphiqlOptionsFor, renderGraphiQL } from './http/pages/graphiql.js';
@@ -57,7 +59,7 @@ export function createApp(services: Services, config: Config, logger: Logger, op
   const cors = {
     origin: config.corsOrigins ?? '*',
     credentials: config.corsOrigins !== null,
-    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', ...CONSISTENCY_RESPONSE_HEADERS],
   };
   const yoga = createYoga({
     schema,
@@ -74,6 +76,8 @@ export function createApp(services: Services, config: Config, logger: Logger, op
       useAccessLog(logger),
       useRequestGuards({ maxBodyBytes: config.maxBodyBytes, graphqlEndpoint: GRAPHQL_ENDPOINT, apiPrefix: API_PREFIX }),
       ...graphqlPolicyPlugins(config),
+      // the indexed block on every API answer; reads that wait for a block or a transaction
+      useConsistency({ services, graphqlEndpoint: GRAPHQL_ENDPOINT }),
       usePrometheus({
         registry: metrics.registry,
         endpoint: false,

@@ -4,11 +4,13 @@
 //   the other root fields run through graphql-js's executor beside the engine's statement);
 // - a GET of a REST route (the v1 reads: orders, nonce, collections, stats, rewards, status).
 // The answer is the same bytes with the same status and headers (the media type by Accept, CORS,
-// the rate limit's headers, X-Request-Id), the same access line and the same metrics;
+// the rate limit's headers, X-Request-Id, the consistency stamp of ./consistency.ts, after the
+// wait a read asks for), the same access line and the same metrics;
 // test/http/read-lane.test.ts holds it equal to yoga's.
 //
 // Everything else goes to yoga as it arrived, and so does every request the lane cannot finish:
-// a document it has not admitted, a body that is not plain JSON, an answer the engine declines
+// a document it has not admitted, a body that is not plain JSON, request extensions other than a
+// consistency wait's, a bad value of a wait (yoga writes the error), an answer the engine declines
 // (the executor answers and raises the errors), a refusal of the rate limit (yoga writes the 429).
 // When the lane has read the body it hands it on as `req.body` (@whatwg-node/server takes a body
 // a framework already read), and the rate limit's decision rides along so it is charged once.
@@ -28,9 +30,10 @@ import type { Services } from '../services/index.js';
 import { logAccess, REQUEST_ID_HEADER } from './access-log-plugin.js';
 import { parseQueryString } from '../rest/query-string.js';
 import { API_PREFIX, routeFor } from '../rest/routes.js';
+import { awaitConsistency, CONSISTENCY_EXTENSIONS, consistencyAsk, consistencyHeaders, withConsistencyText, type ConsistencyAsk } from './consistency.js';
 import type { Metrics } from './metrics.js';
 import { noteRateDecision, rateDecisionTaken, rateLimitClient, type RateLimiter } from './rate-limit.js';
-import { runRestHandler } from './routes-plugin.js';
+import { runRestWithConsistency } from './routes-plugin.js';
 import { enterRequest, requestIdFrom } from './request-context.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -139,8 +142,8 @@ export function createReadLane(opts: ReadLaneOptions): NodeHandler {
     } catch {
       return toYoga();
     }
-    const { query, variables, operationName } = params ?? {};
-    if (typeof query !== 'string' || query.length > MAX_TEXT || params.extensions != null) return toYoga();
+    const { query, variables, operationName, extensions } = params ?? {};
+    if (typeof query !== 'string' || query.length > MAX_TEXT || !onlyConsistency(extensions)) return toYoga();
     if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return toYoga();
     if (operationName != null && typeof operationName !== 'string') return toYoga();
     const entry = admit(query);
@@ -154,6 +157,14 @@ export function createReadLane(opts: ReadLaneOptions): NodeHandler {
     // yoga answers a refusal (the 429 is written in one place); like yoga's answer, an allowed
     // GraphQL request carries no RateLimit headers
     if (!(await charge(req))) return toYoga();
+    let ask: ConsistencyAsk | null;
+    try {
+      ask = consistencyAsk((name) => header(req, name), extensions, opts.services);
+    } catch {
+      return toYoga(); // a bad value: yoga answers the error
+    }
+    // the wait asked for, then the stamp: before the engine reads
+    const stamp = await awaitConsistency(ask, opts.services);
     const ctx: Context = createContext(opts.services, lazyHeaders(req));
     const engineStarted = performance.now();
     let text: string | null;
@@ -163,11 +174,13 @@ export function createReadLane(opts: ReadLaneOptions): NodeHandler {
       text = null;
     }
     if (text === null) return toYoga();
+    text = withConsistencyText(text, stamp);
     const engineMs = performance.now() - engineStarted;
     // the names as yoga's fetch Headers write them (lower case), in its order
     headers['content-length'] = String(Buffer.byteLength(text));
     for (const [k, v] of Object.entries(corsHeaders(req))) headers[k.toLowerCase()] = v;
     headers[REQUEST_ID_HEADER] = id;
+    Object.assign(headers, consistencyHeaders(stamp));
     res.writeHead(200, headers);
     res.end(text);
     observe(req, entry, operationName as string | undefined, 200, startedMs, engineMs);
@@ -192,7 +205,7 @@ export function createReadLane(opts: ReadLaneOptions): NodeHandler {
     enterRequest(id);
     if (!(await charge(req))) return opts.yoga(req, res);
     const ctx = createContext(opts.services, lazyHeaders(req));
-    const response = await runRestHandler(() => handler(parseQueryString(search), ctx), path, opts.logger);
+    const response = await runRestWithConsistency(opts.services, (name) => header(req, name), () => handler(parseQueryString(search), ctx), path, opts.logger);
     const text = response.body;
     // the headers yoga's answer has: the handler's, the rate limit's, CORS, the request id; by name
     const headers: Record<string, string> = {};
@@ -253,6 +266,12 @@ export function createReadLane(opts: ReadLaneOptions): NodeHandler {
       });
     });
   };
+}
+
+/** No request extensions, or only those of a consistency wait (anything else is yoga's: persisted operations). */
+function onlyConsistency(extensions: unknown): boolean {
+  if (extensions == null) return true;
+  return typeof extensions === 'object' && !Array.isArray(extensions) && Object.keys(extensions).every((k) => CONSISTENCY_EXTENSIONS.has(k));
 }
 
 function header(req: IncomingMessage, name: string): string | null {

@@ -14,6 +14,7 @@ import { parseQueryString } from '../rest/query-string.js';
 import { API_PREFIX, routeFor } from '../rest/routes.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
+import { awaitConsistency, consistencyAsk, consistencyHeaders, type Consistency, type HeaderGetter } from './consistency.js';
 import type { Metrics } from './metrics.js';
 import { rateDecisionTaken, rateLimitClient, type RateLimiter } from './rate-limit.js';
 
@@ -44,6 +45,20 @@ export async function runRestHandler(run: () => Promise<RestReply>, path: string
   }
 }
 
+/**
+ * A REST handler run after the wait the request's headers ask for (./consistency.ts); whatever
+ * it answers, a refusal of a bad value included, carries the stamp.
+ */
+export async function runRestWithConsistency(services: Services, header: HeaderGetter, run: () => Promise<RestReply>, path: string, logger: Logger): Promise<RestReply> {
+  let stamp: Consistency = { indexedBlock: services.indexedBlock.current(), asked: null };
+  const reply = await runRestHandler(async () => {
+    const ask = consistencyAsk(header, undefined, services);
+    stamp = await awaitConsistency(ask, services);
+    return run();
+  }, path, logger);
+  return { ...reply, headers: { ...reply.headers, ...consistencyHeaders(stamp) } };
+}
+
 export function useHttpRoutes(opts: Options): Plugin {
   const { services, logger, metrics } = opts;
 
@@ -57,7 +72,8 @@ export function useHttpRoutes(opts: Options): Plugin {
     if (!handler) {
       return toResponse(fail(405, `Method ${request.method} is not allowed on ${url.pathname}`, undefined, { Allow: Object.keys(route).join(', ') }));
     }
-    return toResponse(await runRestHandler(() => handler(parseQueryString(url.search), createContext(services, request.headers), request), url.pathname, logger));
+    const run = () => handler(parseQueryString(url.search), createContext(services, request.headers), request);
+    return toResponse(await runRestWithConsistency(services, (name) => request.headers.get(name), run, url.pathname, logger));
   }
 
   return {

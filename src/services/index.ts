@@ -6,6 +6,7 @@ import { createCollectionService } from './collections.js';
 import type { ServiceDeps } from './deps.js';
 import { createFulfillmentService } from './fulfillment.js';
 import { createHealthService } from './health.js';
+import { createIndexedBlockService } from './indexed-block.js';
 import { createIndexerStatusService } from './indexer-status.js';
 import { createListingRewardsService } from './listing-rewards.js';
 import { createMarketEventStreamService } from './market-event-stream.js';
@@ -35,6 +36,7 @@ export function createServices(deps: ServiceDeps) {
     fillability: createOrderFillabilityService(deps),
     health: createHealthService(deps),
     indexer: createIndexerStatusService(deps),
+    indexedBlock: createIndexedBlockService(deps),
     overview: createOverviewService(deps),
     collectionDiscovery: createCollectionDiscoveryService(deps),
     collectionMarket: createCollectionMarketService(deps),

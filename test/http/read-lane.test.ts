@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { createMetrics } from '../../src/http/metrics.js';
+import { CONSISTENCY_RESPONSE_HEADERS } from '../../src/http/consistency.js';
 import { createReadLane, responseMediaType } from '../../src/http/read-lane.js';
 import { schema } from '../../src/schema/index.js';
 import { fixtureCollections, insertOrderBook } from '../fixtures/order-book.js';
@@ -42,7 +43,7 @@ beforeAll(async () => {
     graphqlEndpoint: '/graphql',
     maxBodyBytes: app.config.maxBodyBytes,
     validationRules: [],
-    cors: { origin: '*', credentials: false, exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'] },
+    cors: { origin: '*', credentials: false, exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', ...CONSISTENCY_RESPONSE_HEADERS] },
     rateLimit: null,
     registry: (await import('prom-client')).register,
     httpMetrics: createMetrics(false),
@@ -226,6 +227,29 @@ describe('the rate limit, wired as the server wires it', () => {
       expect(rest.headers.get('retry-after')).toMatch(/^\d+$/);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('the consistency stamp', () => {
+  it('stamps and waits as yoga does: the same headers and extensions, bad values left to yoga', async () => {
+    await app.db.sql.exec(`INSERT INTO indexer_cursor (stream, chain_id, block_number, block_hash) VALUES ('main', ${app.config.network.chainId}, 77, '0x${'77'.repeat(32)}')`);
+    await app.services.indexedBlock.refresh();
+    const book = body(BOOK, { collection: fixtureCollections[0], first: 3 });
+    for (const headers of [{}, { 'x-min-block': '10' }, { 'x-min-block': '1000', 'x-max-wait-ms': '50' }] as Record<string, string>[]) {
+      const r = await both({ body: book, headers });
+      expect(r.handedOn).toBe(0);
+      expect(r.headers).toContainEqual(['x-indexed-block', '77']);
+      expect(JSON.parse(r.text).extensions.indexedBlock).toBe(77);
+    }
+    const ext = await both({ body: body(BOOK, { collection: fixtureCollections[0], first: 3 }, { extensions: { minBlock: 10 } }) });
+    expect([ext.handedOn, JSON.parse(ext.text).extensions]).toEqual([0, { indexedBlock: 77, consistency: { minBlock: 10, reached: true } }]);
+    const bad = await both({ body: book, headers: { 'x-min-block': 'soon' } });
+    expect([bad.handedOn, bad.status]).toEqual([1, 400]);
+    for (const headers of [{ 'x-min-block': '10' }, { 'x-min-block': 'soon' }] as Record<string, string>[]) {
+      const r = await both({ method: 'GET', path: `/api/v1/orders?collection=${fixtureCollections[0]}`, headers });
+      expect(r.handedOn).toBe(0);
+      expect(r.headers).toContainEqual(['x-indexed-block', '77']);
     }
   });
 });
