@@ -124,6 +124,7 @@ await runBench(async () => {
   const rss = sampleRss(server.pid, 250);
   const statementsBefore = await server.statements();
   const cpu0 = server.cpuSeconds();
+  const benchCpu0 = process.cpuUsage();
   const w0 = performance.now();
   let failed = 0;
   const posts: Promise<void>[] = [];
@@ -148,6 +149,7 @@ await runBench(async () => {
   while (latencies.length < expectedDeliveries && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   const memory = rss.stop();
   const cpu = server.cpuSeconds() - cpu0;
+  const benchCpu = process.cpuUsage(benchCpu0);
   const statements = (await server.statements()) - statementsBefore;
 
   // completeness: each subscriber got each event its filter selects, once
@@ -180,7 +182,7 @@ await runBench(async () => {
     ),
   );
   console.log(`\nmissing ${missing}, duplicated ${duplicates}, outside the filter ${foreign} (of ${expectedDeliveries} deliveries due)`);
-  console.log(`server: RSS max ${fixed(memory.maxMb, 0)} MB (mean ${fixed(memory.meanMb, 0)} MB), CPU ${fixed((cpu / writeSeconds) * 100, 0)} % of one core, ${fixed(statements / total, 1)} SQL statements per event (writes included); load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(`server: RSS max ${fixed(memory.maxMb, 0)} MB (mean ${fixed(memory.meanMb, 0)} MB), CPU ${fixed((cpu / writeSeconds) * 100, 0)} % of one core, ${fixed(statements / total, 1)} SQL statements per event (writes included); this process (clients, writer) CPU ${fixed(((benchCpu.user + benchCpu.system) / 1e6 / writeSeconds) * 100, 0)} %; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   const complete = missing === 0 && duplicates === 0 && foreign === 0 && failed === 0;
   console.log(`\nGoal: ${SUBSCRIBERS} SSE subscribers, p99 event latency <= ${GOAL_P99_MS} ms: ${p99 <= GOAL_P99_MS && complete ? 'MET' : 'NOT MET'} (p99 ${fixed(p99)} ms${complete ? '' : ', deliveries incomplete'})`);
 });

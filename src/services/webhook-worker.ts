@@ -3,8 +3,9 @@
 // the queue and the cursor the acknowledgement, so it runs the same on PostgreSQL and PGlite.
 //
 // The sender keeps up to SENDER_CONCURRENCY endpoints in flight and claims more as soon as one
-// finishes, so a slow receiver holds only its own slot. A claim takes due endpoints that have
-// log rows after their cursor, in one statement (FOR UPDATE SKIP LOCKED, then a lease written on
+// finishes, so a slow receiver holds only its own slot. It reads each new stretch of the log once
+// and claims the endpoints whose filters select some of it (webhook-hints.ts), and every due
+// endpoint with log rows after its cursor once per WEBHOOK_POLL_MS. A claim is one statement (FOR UPDATE SKIP LOCKED, then a lease written on
 // the row): instances never deliver to one endpoint at once, and a dead instance's lease expires
 // so another takes over. Per endpoint it reads the next matching events after the cursor
 // (readMarketEventsAfter) and POSTs them one per request, in order, signed (Standard Webhooks,
@@ -25,6 +26,7 @@ import type { MarketEventRow } from './activity.js';
 import type { ServiceDeps } from './deps.js';
 import { comparePositions, prunedThrough, readMarketEventsAfter, VISIBILITY_HORIZON_SQL, type LogEvent, type LogPosition } from './market-event-log.js';
 import { DELIVERIES_KEPT } from './webhook-endpoints.js';
+import { createWebhookHints } from './webhook-hints.js';
 import { postWebhook, WebhookAgents, type SendResult } from './webhook-sender.js';
 
 /** Endpoints claimed by one pass of runOnce (worked concurrently). */
@@ -83,17 +85,18 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
   const agents = new WebhookAgents(cfg.allowPrivateTargets);
 
   /** Due endpoints with log rows after their cursor (one index probe each), leased to this worker, round-robin. */
-  async function claim(limit: number): Promise<Claimed[]> {
+  async function claim(limit: number, only: string[] | null = null): Promise<Claimed[]> {
     return sql.query<Claimed>(
       `UPDATE webhook_endpoints w SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), checked_at = now()
        WHERE w.id IN (
          SELECT c.id FROM webhook_endpoints c
          WHERE c.status = 'ACTIVE' AND c.next_attempt_at <= now() AND (c.lease_expires_at IS NULL OR c.lease_expires_at < now())
+           AND ($4::bigint[] IS NULL OR c.id = ANY($4::bigint[]))
            AND EXISTS (SELECT 1 FROM market_events e WHERE (e.tx_id, e.id) > (c.cursor_tx_id, c.cursor_id) AND e.tx_id < ${VISIBILITY_HORIZON_SQL})
          -- the least recently claimed first: with more due endpoints than slots, each gets its turn
          ORDER BY c.checked_at NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED)
        RETURNING w.id::text AS id, w.url, w.filter, w.secret, w.cursor_tx_id::text AS "txId", w.cursor_id::text AS cursor, w.failure_count AS "failureCount"`,
-      [owner, leaseMs, limit],
+      [owner, leaseMs, limit, only],
     );
   }
 
@@ -263,6 +266,8 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
       }
       // a pool: up to SENDER_CONCURRENCY endpoints in flight, more claimed as soon as one finishes
       const inFlight = new Set<Promise<void>>();
+      const hints = createWebhookHints(deps, cfg.pollMs);
+      let claimedAllAt = -Infinity;
       const kick = () => {
         woken = true;
         wake?.();
@@ -273,11 +278,17 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
           const free = SENDER_CONCURRENCY - inFlight.size;
           if (free > 0) {
             try {
-              const claimed = await claim(free);
+              // the endpoints the log's new events concern; every due endpoint once per poll interval
+              await hints.update();
+              const everything = performance.now() - claimedAllAt >= cfg.pollMs;
+              if (everything) claimedAllAt = performance.now();
+              const only = everything ? null : hints.ids();
+              const claimed = only?.length === 0 ? [] : await claim(free, only);
               for (const ep of claimed) {
+                hints.forget(ep.id);
                 const p: Promise<void> = work(ep)
                   .then(
-                    () => {},
+                    (more) => void (more && hints.add(ep.id)),
                     (err) => opts.log?.warn({ err, endpoint: ep.id }, 'webhook delivery failed; retrying at the next claim'),
                   )
                   .finally(() => {
