@@ -344,7 +344,9 @@ export class QueryPlan implements Planner {
     const discovery = ctx.services.collectionDiscovery;
     const c = this.alias('c');
     const rk = `${c}_rank`;
-    const rankSql = discovery.rankedPageQuery(q, (v) => this.params.add(v), this.now);
+    const selected = collectFields(subSelections(nodes), 'CollectionConnection', this.scope);
+    const counted = [...selected.values()].some((f) => f[0]!.name.value === 'totalCount');
+    const rankSql = discovery.rankedPageQuery(q, (v) => this.params.add(v), this.now, { count: counted });
     let source: { totalCount: string; hasNextPage: string; wrap: (sql: string) => string };
     let rows: string;
     if (rankSql !== null) {
@@ -381,7 +383,7 @@ export class QueryPlan implements Planner {
       }
       return jsonObjectSql(edge);
     };
-    for (const [key, fieldNodes] of collectFields(subSelections(nodes), 'CollectionConnection', this.scope)) {
+    for (const [key, fieldNodes] of selected) {
       const name = fieldNodes[0]!.name.value;
       if (name === '__typename') parts.push({ key, sql: typenameJson('CollectionConnection') });
       else if (name === 'totalCount') parts.push({ key, sql: source.totalCount });

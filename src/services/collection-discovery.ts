@@ -44,10 +44,11 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
   /**
    * A ranking by a volume or the floor as one SELECT of `total`, `found` (the cursor names a
    * collection of the list) and `addresses` (the page and one more, for hasNextPage), its values
-   * added through `add`; null where JavaScript ranks. The read engine puts it inside the page's
+   * added through `add` (`count: false`: total is null, for a page that does not show it); null
+   * where JavaScript ranks. The read engine puts it inside the page's
    * own statement (src/read-engine/plan-query.ts); rankInSql runs it alone.
    */
-  function rankedPageQuery(q: CollectionQuery, add: (v: unknown) => string, now: Date): string | null {
+  function rankedPageQuery(q: CollectionQuery, add: (v: unknown) => string, now: Date, { count = true } = {}): string | null {
     const order = q.orderBy;
     // a name filter is Prisma's case-insensitive contains; NAME and CHANGE_24H rank in JavaScript
     if ((order !== 'VOLUME_24H' && order !== 'VOLUME_7D' && order !== 'FLOOR') || q.filter.nameContains) return null;
@@ -56,7 +57,7 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
     const where = ['true'];
     if (q.filter.type) where.push(`c.type = ${add(q.filter.type)}::"CollectionType"`);
     if (q.filter.isVerified != null) where.push(`c.is_verified = ${add(q.filter.isVerified)}`);
-    return rankedPageSql(order, clock, where.join(' AND '), add(q.first + 1), q.after ? add(q.after) : null, deps.network.strategies.standardSale);
+    return rankedPageSql(order, clock, where.join(' AND '), add(q.first + 1), q.after ? add(q.after) : null, deps.network.strategies.standardSale, count);
   }
 
   /** A ranking by a volume or the floor, in one statement (ranking-keys.ts); null: not one of those. */

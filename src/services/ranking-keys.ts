@@ -45,7 +45,7 @@ SELECT o.collection_address AS address, MIN(o.price)::text AS floor FROM orders 
 /**
  * One page of a ranking by a volume or the floor, ranked in PostgreSQL: the matching collections
  * with their key, the cursor's row, the page (one row more than asked, for hasNextPage: its
- * `addresses` and their `keys`) and the count, in one statement. The order is rankCollections' (src/domain/collection-ranking.ts):
+ * `addresses` and their `keys`) and the count (`total`, unless `count` is false), in one statement. The order is rankCollections' (src/domain/collection-ranking.ts):
  * volume biggest first (none is 0), floor lowest first and none last, ties on the address by code
  * unit (COLLATE "C", as JavaScript's <). The cursor is the first row, in that order, whose address
  * equals it case-insensitively, as rankCollectionPage's findIndex. `clock`: for a volume, the
@@ -53,7 +53,7 @@ SELECT o.collection_address AS address, MIN(o.price)::text AS floor FROM orders 
  * collection's cheapest live standard listing by one probe of the (collection, side, status,
  * price) index, so it costs per collection, not per live listing.
  */
-export function rankedPageSql(order: 'VOLUME_24H' | 'VOLUME_7D' | 'FLOOR', clock: readonly string[], where: string, first: string, after: string | null, standardStrategies: readonly string[]): string {
+export function rankedPageSql(order: 'VOLUME_24H' | 'VOLUME_7D' | 'FLOOR', clock: readonly string[], where: string, first: string, after: string | null, standardStrategies: readonly string[], count = true): string {
   const keys =
     order === 'FLOOR'
       ? `SELECT c.address, ${floorAtSql('c.address', `${clock[0]}::bigint`, standardStrategies)} AS k FROM collections c WHERE ${where}`
@@ -70,11 +70,15 @@ export function rankedPageSql(order: 'VOLUME_24H' | 'VOLUME_7D' | 'FLOOR', clock
   // the page's keys beside its addresses: a card's statistic is the key it was ranked by
   // (src/read-engine/plan-query.ts reads it rather than computing it again)
   const pageOrder = ordering.replaceAll('m.', 's.');
+  const page = `COALESCE(array_agg(s.address ORDER BY ${pageOrder}), '{}') AS addresses,
+       COALESCE(array_agg(s.k ORDER BY ${pageOrder}), '{}') AS keys`;
+  // no count and no cursor: the keys are read once, so PostgreSQL may fold them into the page's
+  // scan rather than keep them (total is null then)
+  if (!count && after === null) return `SELECT NULL::int AS total, true AS found, ${page} FROM (SELECT m.address, m.k FROM (${keys}) m ORDER BY ${ordering} LIMIT ${first}) s`;
   return `WITH m AS MATERIALIZED (${keys})${cursor}
 SELECT (SELECT count(*) FROM m)::int AS total,
        ${after === null ? 'true' : 'EXISTS (SELECT 1 FROM cur)'} AS found,
-       COALESCE(array_agg(s.address ORDER BY ${pageOrder}), '{}') AS addresses,
-       COALESCE(array_agg(s.k ORDER BY ${pageOrder}), '{}') AS keys
+       ${page}
   FROM (SELECT m.address, m.k FROM m${after === null ? '' : `, cur WHERE ${later}`} ORDER BY ${ordering} LIMIT ${first}) s`;
 }
 
