@@ -99,7 +99,7 @@ function stop(r: Receiver): Promise<void> {
 }
 
 await runBench(async () => {
-  const db = await createBenchDatabase('postgres', { prefix: 'whbench', pgUrl: args['pg-url'] });
+  const db = await createBenchDatabase("postgres", { prefix: "whbench", pgUrl: args["pg-url"] });
   const env = {
     ...db.env,
     API_KEYS: KEYS.join(','),
@@ -110,6 +110,7 @@ await runBench(async () => {
     WEBHOOK_TIMEOUT_MS: '5000',
     SIGNATURE_WORKERS: '0',
     INDEXER: 'off',
+    LOG_LEVEL: 'warn',
   };
   const server = startBuiltServer(env, args['cpu-prof'] ? [...SERVER_NODE_FLAGS, '--cpu-prof', '--cpu-prof-dir', args['cpu-prof']] : SERVER_NODE_FLAGS);
   const base = new URL(await server.base());
