@@ -49,16 +49,19 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 /** Idle connections are closed after this long (a receiver's own keep-alive is often 5 s). */
 const IDLE_MS = 4000;
 
-/** Keep-alive agents by endpoint URL origin: one connection per endpoint, reused between events. */
+/**
+ * Keep-alive agents by endpoint URL: one connection per endpoint, reused between events. By URL,
+ * not origin: two endpoints on one host each get their own, so a slow one never queues the other.
+ */
 export class WebhookAgents {
   private agents = new Map<string, http.Agent>();
   constructor(private allowPrivate: boolean) {}
   for(target: URL): http.Agent {
-    let agent = this.agents.get(target.origin);
+    let agent = this.agents.get(target.href);
     if (!agent) {
       const options = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 1, timeout: IDLE_MS, lookup: guardedLookup(this.allowPrivate) };
       agent = target.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
-      this.agents.set(target.origin, agent);
+      this.agents.set(target.href, agent);
     }
     return agent;
   }

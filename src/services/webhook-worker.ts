@@ -266,7 +266,7 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
       }
       // a pool: up to SENDER_CONCURRENCY endpoints in flight, more claimed as soon as one finishes
       const inFlight = new Set<Promise<void>>();
-      const hints = createWebhookHints(deps, cfg.pollMs);
+      const hints = createWebhookHints(deps, Math.min(cfg.pollMs, 1000));
       let claimedAllAt = -Infinity;
       const kick = () => {
         woken = true;
