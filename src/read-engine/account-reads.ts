@@ -1,7 +1,7 @@
 // The read engine's declarations and root planner for accounts (the resolvers they stand for:
 // src/schema/account.ts). An account row is its address alone (`address`); a holding row is a row
 // of holdingRowsSql (src/services/account-sql.ts): collection_address, token_id, balance.
-// This file imports only types from ./read-types.ts and ./plan-query.ts, which import its values.
+// Written against ./read-type.ts only: the declarations (./read-types.ts) and the planner import it.
 import type { FieldNode } from 'graphql';
 import { isOrderHashCursor, parseForwardPage } from '../domain/account-query.js';
 import {

@@ -3,7 +3,7 @@
 // written into the statement from src/domain/order-fillability.ts, the operator from the network,
 // and the block and transaction of the latest event that set the order's status
 // (src/services/order-fillability.ts STATUS_EVENTS_SQL reads the same row).
-// This file imports only types from ./read-types.ts and ./plan-query.ts, which import its values.
+// Written against ./read-type.ts only: the declarations (./read-types.ts) and the planner import it.
 import { CHAIN_REASONS, FINAL_REASONS, REASON_FIXES, UNFILLABLE_REASONS } from '../domain/order-fillability.js';
 import { jsonLiteral } from './json-sql.js';
 import { objectFieldsSql } from './object-fields.js';

@@ -2,7 +2,7 @@
 // for: src/schema/listing-rewards.ts). A row is one row of rewardRowsSql
 // (src/services/listing-rewards.ts), so the ranking, the points and the floor rule are written
 // once; the collection page asks for them beside the collection, in the same statement.
-// This file imports only types from ./read-types.ts and ./plan-query.ts, which import its values.
+// Written against ./read-type.ts only: the declarations (./read-types.ts) and the planner import it.
 import type { FieldNode } from 'graphql';
 import type { Context } from '../context.js';
 import { jsonInt, jsonString, orUnrenderable } from './json-sql.js';

@@ -2,7 +2,7 @@
 // stand for: src/schema/token.ts, src/schema/depth.ts). A token row is one row of tokenRowsSql
 // (src/services/token-sql.ts): collection_address, token_id and its best ask, found once where
 // the page is sorted by it; the other fields are sub-selects over that row.
-// This file imports only types from ./read-types.ts and ./plan-query.ts, which import its values.
+// Written against ./read-type.ts only: the declarations (./read-types.ts) and the planner import it.
 import type { FieldNode } from 'graphql';
 import { BOOK_SIDES, bestBidIdSql, liveSideSql, parseTokenCursor, TOKEN_SORTS, tokenAfterSql, tokenCursorSql, tokenOrderSql, tokenRowsSql, type BookSide, type TokenSort } from '../services/token-sql.js';
 import { MAX_DEPTH_LEVELS, MAX_TOKEN_PAGE } from '../services/tokens.js';
