@@ -290,7 +290,8 @@ describe.skipIf(skipReason)(`three gateway instances${skipReason ? ` (skipped: $
     const h1 = await postOrder(a, seller, 201, 2001); // a write during the outage
     expect((await onA.next(10_000)).data.orderEvents.hash).toBe(h1); // delivered locally
     const read = await gql(b, `query($h: Hash!) { order(hash: $h) { hash status } }`, { h: h1 }); // a read on another instance
-    expect(read).toEqual({ data: { order: { hash: h1, status: 'VALID' } } });
+    // stamped with the block the shared indexer had committed (docs/api.md, "Consistency")
+    expect(read).toEqual({ data: { order: { hash: h1, status: 'VALID' } }, extensions: { indexedBlock: expect.any(Number) } });
     const h2 = await postOrder(b, seller, 202, 2002);
     expect((await onB.next(10_000)).data.orderEvents.hash).toBe(h2);
     await new Promise((r) => setTimeout(r, 1500)); // past ioredis giving up on queued commands

@@ -26,6 +26,23 @@ const FAILURES: Record<number, { description: string; retryAfter?: string }> = {
 };
 const EVERY_ROUTE_FAILS_WITH = [429, 500, 503];
 
+/**
+ * Headers of every answer (docs/api.md, "Consistency"): the indexed block it reflects, absent
+ * while nothing is indexed, and whether the wait a read asked for was met.
+ */
+const CONSISTENCY_HEADERS = {
+  'X-Indexed-Block': {
+    description: 'The indexed block this answer reflects: every chain event up to this block is in it. Absent while nothing is indexed',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-Min-Block-Reached': {
+    description:
+      'Sent when the request asked to wait (`X-Min-Block`, `X-Wait-For-Tx`): `false` when the wait ran out (`X-Max-Wait-Ms`, `CONSISTENCY_MAX_WAIT_MS`) and the answer shows what was indexed then',
+    schema: { type: 'string', enum: ['true', 'false'] },
+  },
+};
+const consistencyHeaderRefs = Object.fromEntries(Object.keys(CONSISTENCY_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
 const WRITE_KEY = 'writeKey';
 const ADMIN_KEY = 'adminKey';
 
@@ -80,7 +97,7 @@ function failureResponse(status: number) {
   const { description, retryAfter } = FAILURES[status]!;
   return {
     description,
-    ...(retryAfter ? { headers: { 'Retry-After': { description: retryAfter, schema: { type: 'integer', minimum: 0 } } } } : {}),
+    headers: { ...(retryAfter ? { 'Retry-After': { description: retryAfter, required: true, schema: { type: 'integer', minimum: 0 } } } : {}), ...consistencyHeaderRefs },
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } },
   };
 }
@@ -102,6 +119,7 @@ function operation(path: string, method: string, doc: RouteDoc, convert: ReturnT
     responses: {
       [doc.response.status]: {
         description: 'The v1 success envelope',
+        headers: consistencyHeaderRefs,
         content: {
           'application/json': {
             schema: convert(okEnvelope(doc.response.data), 'output'),
@@ -131,7 +149,9 @@ export function buildOpenApiDocument(orderExamples: OrderExamples = TEMPLATE_ORD
       version: '1.0.0',
       description:
         'The LooksRare v1 compatible REST layer: the v1 paths, parameters and JSON envelope. Every answer is `{success, message, data}`. ' +
-        'Examples are answers on the demo marketplace (`npm start` seeds it).',
+        'Examples are answers on the demo marketplace (`npm start` seeds it). ' +
+        'Every answer names the indexed block it reflects (`X-Indexed-Block`); a read may ask to be answered once a block or a transaction is indexed ' +
+        '(`X-Min-Block`, `X-Wait-For-Tx`, `X-Max-Wait-Ms`; docs/api.md, "Consistency").',
     },
     servers: [{ url: '/' }],
     tags: [
@@ -143,7 +163,7 @@ export function buildOpenApiDocument(orderExamples: OrderExamples = TEMPLATE_ORD
     // Reads take no key; one, when sent, selects its own rate-limit budget.
     security: [{}, { [WRITE_KEY]: [] }],
     paths,
-    components: { schemas: components, securitySchemes: SECURITY_SCHEMES },
+    components: { schemas: components, headers: CONSISTENCY_HEADERS, securitySchemes: SECURITY_SCHEMES },
   };
 }
 
