@@ -21,7 +21,8 @@ export const WAITING_POLL_MS = 100;
 /** a transaction that is not mined yet: its receipt is asked for again after this long */
 const RECEIPT_RETRY_MS = 250;
 
-const CURSOR_SQL = 'SELECT block_number::text AS block_number FROM indexer_cursor WHERE chain_id = $1 ORDER BY block_number DESC LIMIT 1';
+/** the poll's one statement (tests leave it out of the statements a request sends) */
+export const CURSOR_SQL = 'SELECT block_number::text AS block_number FROM indexer_cursor WHERE chain_id = $1 ORDER BY block_number DESC LIMIT 1';
 
 interface Waiter {
   block: number;
