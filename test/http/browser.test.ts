@@ -2,9 +2,13 @@
 // listening on a free port with the demo marketplace: nothing is fetched from outside this
 // service, GraphiQL renders and runs its example query, the landing page shows live figures and
 // floor sparklines, a collection page draws the API's series and opens its queries in GraphiQL,
-// the REST reference renders the OpenAPI document. The screenshots go to docs/.
+// the REST reference renders the OpenAPI document. The screenshots go to a temporary folder, or
+// to docs/ with UPDATE_SCREENSHOTS=1 (a test run leaves the tree as it found it).
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/db/seed-demo.js';
@@ -15,7 +19,7 @@ import { chromiumInstalled, launchChromium } from '../helpers/chromium.js';
 import { titled } from '../helpers/skip-reasons.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
-const DOCS = new URL('../../docs/', import.meta.url).pathname;
+const DOCS = process.env.UPDATE_SCREENSHOTS ? new URL('../../docs/', import.meta.url).pathname : `${mkdtempSync(join(tmpdir(), 'screenshots-'))}/`;
 
 describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromium'), () => {
   let app: TestApp;
