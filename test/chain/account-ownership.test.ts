@@ -5,7 +5,7 @@ import type { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from '../../src/chain/indexer/indexer.js';
 import { answerVia } from '../helpers/engine-answer.js';
-import { COLLECTION_OFFER, registerCollections, STANDARD, startWorld, storeOrder, type OrderSpec, type StoredOrder, type World } from '../helpers/indexer-world.js';
+import { COLLECTION_OFFER, registerCollections, STANDARD, startWorld, storeOrder, type OrderSpec, type StoredOrder, type World, worldEnv } from '../helpers/indexer-world.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 
@@ -42,14 +42,7 @@ beforeAll(async () => {
   const n = w.network;
   app = await startTestApp(
     {
-      CHAIN_ID: '31337',
-      RPC_URL: w.evm.rpcUrl,
-      EXCHANGE_ADDRESS: n.exchange,
-      WETH_ADDRESS: n.weth,
-      TRANSFER_MANAGER_ERC721_ADDRESS: n.transferManagerERC721,
-      TRANSFER_MANAGER_ERC1155_ADDRESS: n.transferManagerERC1155,
-      STRATEGY_STANDARD_SALE_ADDRESSES: STANDARD,
-      STRATEGY_COLLECTION_OFFER_ADDRESSES: COLLECTION_OFFER,
+      ...worldEnv(w),
     },
     { now: new Date(nowSec * 1000) },
   );

@@ -21,7 +21,7 @@ import type { Database } from '../../src/db/database.js';
 import { prng } from '../../src/db/prng.js';
 import { TERMINAL_STATUSES, type OrderStatusName } from '../../src/domain/order-status.js';
 import type { ExchangeFill } from '../helpers/evm/deploy.js';
-import { chainStatus, COLLECTION_OFFER, filledHashes, registerCollections, STANDARD, startWorld, storeOrder, type OrderSpec, type World } from '../helpers/indexer-world.js';
+import { chainStatus, COLLECTION_OFFER, filledHashes, registerCollections, STANDARD, startWorld, storeOrder, type OrderSpec, type World, worldEnv } from '../helpers/indexer-world.js';
 import { checkChainEvents, checkChainOrder, checkOrderEvents, liveEvents, readChainFacts, readEventLog, type LoggedEvent, type TrackedOrder } from '../helpers/market-oracle.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
@@ -47,17 +47,9 @@ const run = { bursts: 0, timeJumps: 0, forkBlock: null as number | null, doomedE
 beforeAll(async () => {
   w = await startWorld();
   nowSec = await w.chainNow();
-  const n = w.network;
   app = await startTestApp(
     {
-      CHAIN_ID: '31337',
-      RPC_URL: w.evm.rpcUrl,
-      EXCHANGE_ADDRESS: n.exchange,
-      WETH_ADDRESS: n.weth,
-      TRANSFER_MANAGER_ERC721_ADDRESS: n.transferManagerERC721,
-      TRANSFER_MANAGER_ERC1155_ADDRESS: n.transferManagerERC1155,
-      STRATEGY_STANDARD_SALE_ADDRESSES: STANDARD,
-      STRATEGY_COLLECTION_OFFER_ADDRESSES: COLLECTION_OFFER,
+      ...worldEnv(w),
     },
     { now: new Date(nowSec * 1000) },
   );
@@ -69,7 +61,7 @@ beforeAll(async () => {
   ix = createIndexer({
     db,
     provider: w.indexerProvider(),
-    network: n,
+    network: w.network,
     startBlock: 0,
     confirmations: 0,
     batchSize: 4,

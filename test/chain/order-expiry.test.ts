@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from '../../src/chain/indexer/indexer.js';
 import type { Database } from '../../src/db/database.js';
 import type { ExchangeFill } from '../helpers/evm/deploy.js';
-import { COLLECTION_OFFER, registerCollections, STANDARD, startWorld, storedStatus, storeOrder, type OrderSpec, type StoredOrder, type World } from '../helpers/indexer-world.js';
+import { COLLECTION_OFFER, registerCollections, STANDARD, startWorld, storedStatus, storeOrder, type OrderSpec, type StoredOrder, type World, worldEnv } from '../helpers/indexer-world.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 
@@ -66,14 +66,7 @@ beforeAll(async () => {
   const n = w.network;
   app = await startTestApp(
     {
-      CHAIN_ID: '31337',
-      RPC_URL: w.evm.rpcUrl,
-      EXCHANGE_ADDRESS: n.exchange,
-      WETH_ADDRESS: n.weth,
-      TRANSFER_MANAGER_ERC721_ADDRESS: n.transferManagerERC721,
-      TRANSFER_MANAGER_ERC1155_ADDRESS: n.transferManagerERC1155,
-      STRATEGY_STANDARD_SALE_ADDRESSES: STANDARD,
-      STRATEGY_COLLECTION_OFFER_ADDRESSES: COLLECTION_OFFER,
+      ...worldEnv(w),
     },
     { now: new Date(t0 * 1000) },
   );

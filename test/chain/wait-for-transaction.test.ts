@@ -5,7 +5,7 @@
 // block at or above the fill's. A transaction that is never mined runs out the wait and says so.
 import type { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COLLECTION_OFFER, registerCollections, STANDARD, startWorld, storeOrder, type World } from '../helpers/indexer-world.js';
+import { COLLECTION_OFFER, registerCollections, STANDARD, startWorld, storeOrder, type World, worldEnv } from '../helpers/indexer-world.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 
@@ -57,14 +57,7 @@ beforeAll(async () => {
   await (await w.c.erc721.connect(seller).setApprovalForAll(n.transferManagerERC721, true)).wait();
   app = await startTestApp(
     {
-      CHAIN_ID: '31337',
-      RPC_URL: w.evm.rpcUrl,
-      EXCHANGE_ADDRESS: n.exchange,
-      WETH_ADDRESS: n.weth,
-      TRANSFER_MANAGER_ERC721_ADDRESS: n.transferManagerERC721,
-      TRANSFER_MANAGER_ERC1155_ADDRESS: n.transferManagerERC1155,
-      STRATEGY_STANDARD_SALE_ADDRESSES: STANDARD,
-      STRATEGY_COLLECTION_OFFER_ADDRESSES: COLLECTION_OFFER,
+      ...worldEnv(w),
       INDEXER: 'on',
       INDEXER_START_BLOCK: '0',
       INDEXER_CONFIRMATIONS: '0',

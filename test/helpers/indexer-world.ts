@@ -16,6 +16,21 @@ import { startLocalEvm, type LocalEvm } from './evm/local-evm.js';
 export const STANDARD = getAddress('0x' + '5a'.repeat(20));
 export const COLLECTION_OFFER = getAddress('0x' + '6b'.repeat(20));
 
+/** The service's settings for this world's chain and contracts (startTestApp's environment). */
+export function worldEnv(w: Pick<World, 'evm' | 'network'>): Record<string, string> {
+  const n = w.network;
+  return {
+    CHAIN_ID: '31337',
+    RPC_URL: w.evm.rpcUrl,
+    EXCHANGE_ADDRESS: n.exchange,
+    WETH_ADDRESS: n.weth,
+    TRANSFER_MANAGER_ERC721_ADDRESS: n.transferManagerERC721,
+    TRANSFER_MANAGER_ERC1155_ADDRESS: n.transferManagerERC1155,
+    STRATEGY_STANDARD_SALE_ADDRESSES: STANDARD,
+    STRATEGY_COLLECTION_OFFER_ADDRESSES: COLLECTION_OFFER,
+  };
+}
+
 export interface World {
   evm: LocalEvm;
   c: TestContracts;
