@@ -22,12 +22,52 @@ export interface SignOptions {
   keys: string[];
 }
 
+/** A maker order as the REST route takes it, before its signature. */
+export interface UnsignedOrder {
+  isOrderAsk: boolean;
+  signer: string;
+  collection: string;
+  price: string;
+  tokenId: string | null;
+  amount: string;
+  strategy: string;
+  currency: string;
+  nonce: string;
+  startTime: number;
+  endTime: number;
+  minPercentageToAsk: number;
+  params: string[];
+}
+
+/** Signs orders for the exchange at `exchange` (EIP-712, the native secp256k1 addon): the body with its signature. */
+export async function orderSigner(chainId: number, exchange: string): Promise<(order: UnsignedOrder, key: string) => Record<string, unknown>> {
+  const { exchangeDomain, computeOrderDigest } = await import('../src/domain/maker-order.js');
+  const secp = createRequire(import.meta.url)('secp256k1/bindings') as { ecdsaSign(msg: Uint8Array, key: Uint8Array): { signature: Uint8Array; recid: number } };
+  const domain = exchangeDomain(chainId, exchange);
+  return (order, key) => {
+    const digest = computeOrderDigest(
+      {
+        ...order,
+        price: BigInt(order.price),
+        tokenId: BigInt(order.tokenId ?? 0),
+        amount: BigInt(order.amount),
+        nonce: BigInt(order.nonce),
+        startTime: BigInt(order.startTime),
+        endTime: BigInt(order.endTime),
+        minPercentageToAsk: BigInt(order.minPercentageToAsk),
+        params: '0x',
+      },
+      domain,
+    );
+    const sig = secp.ecdsaSign(Buffer.from(digest.slice(2), 'hex'), Buffer.from(key.slice(2), 'hex'));
+    return { ...order, signature: '0x' + Buffer.from(sig.signature).toString('hex') + (27 + sig.recid).toString(16) };
+  };
+}
+
 /** `count` asks, round-robin over the collections and the signers. */
 export async function signOrders(count: number, opts: SignOptions): Promise<SignedOrder[]> {
   const { Wallet } = await import('ethers');
-  const { exchangeDomain, computeOrderDigest } = await import('../src/domain/maker-order.js');
-  const secp = createRequire(import.meta.url)('secp256k1/bindings') as { ecdsaSign(msg: Uint8Array, key: Uint8Array): { signature: Uint8Array; recid: number } };
-  const domain = exchangeDomain(opts.chainId, opts.exchange);
+  const sign = await orderSigner(opts.chainId, opts.exchange);
   const now = Math.floor(Date.now() / 1000);
   const addresses = opts.keys.map((k) => new Wallet(k).address);
   const nonces = new Array<number>(opts.keys.length).fill(0);
@@ -35,28 +75,26 @@ export async function signOrders(count: number, opts: SignOptions): Promise<Sign
   const out: SignedOrder[] = [];
   for (let i = 0; i < count; i++) {
     const s = i % opts.keys.length;
-    const order = {
-      isOrderAsk: true,
-      signer: addresses[s]!,
-      collection: opts.collections[i % opts.collections.length]!,
-      price: (10n ** 15n * BigInt(1 + ((i * 7919) % 1000))).toString(),
-      tokenId: String(first + i),
-      amount: '1',
-      strategy: opts.ask,
-      currency: opts.weth,
-      nonce: String(nonces[s]!++),
-      startTime: now - 60,
-      endTime: now + 7 * 86_400,
-      minPercentageToAsk: 9800,
-      params: [] as string[],
-    };
-    const digest = computeOrderDigest(
-      { ...order, price: BigInt(order.price), tokenId: BigInt(order.tokenId), amount: 1n, nonce: BigInt(order.nonce), startTime: BigInt(order.startTime), endTime: BigInt(order.endTime), minPercentageToAsk: 9800n, params: '0x' },
-      domain,
+    const tokenId = String(first + i);
+    const body = sign(
+      {
+        isOrderAsk: true,
+        signer: addresses[s]!,
+        collection: opts.collections[i % opts.collections.length]!,
+        price: (10n ** 15n * BigInt(1 + ((i * 7919) % 1000))).toString(),
+        tokenId,
+        amount: '1',
+        strategy: opts.ask,
+        currency: opts.weth,
+        nonce: String(nonces[s]!++),
+        startTime: now - 60,
+        endTime: now + 7 * 86_400,
+        minPercentageToAsk: 9800,
+        params: [],
+      },
+      opts.keys[s]!,
     );
-    const sig = secp.ecdsaSign(Buffer.from(digest.slice(2), 'hex'), Buffer.from(opts.keys[s]!.slice(2), 'hex'));
-    const signature = '0x' + Buffer.from(sig.signature).toString('hex') + (27 + sig.recid).toString(16);
-    out.push({ body: { ...order, signature }, collection: order.collection, tokenId: order.tokenId });
+    out.push({ body, collection: body.collection as string, tokenId });
   }
   return out;
 }

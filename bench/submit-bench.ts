@@ -20,13 +20,13 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { orderSigner, type UnsignedOrder } from './signed-orders.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const SIGNERS = 64;
@@ -200,9 +200,7 @@ interface Signed {
 
 async function signOrders(count: number, keys: string[], opts: { chainId: number; exchange: string; weth: string; ask: string; offer: string; collections: string[]; bidsOnly: boolean }) {
   const { Wallet } = await import('ethers');
-  const { exchangeDomain, computeOrderDigest } = await import('../src/domain/maker-order.js');
-  const secp = createRequire(import.meta.url)('secp256k1/bindings') as { ecdsaSign(msg: Uint8Array, key: Uint8Array): { signature: Uint8Array; recid: number } };
-  const domain = exchangeDomain(opts.chainId, opts.exchange);
+  const sign = await orderSigner(opts.chainId, opts.exchange);
   const now = Math.floor(Date.now() / 1000);
   const addresses = keys.map((k) => new Wallet(k).address);
   const nonces = new Array<number>(keys.length).fill(0);
@@ -210,7 +208,7 @@ async function signOrders(count: number, keys: string[], opts: { chainId: number
   for (let i = 0; i < count; i++) {
     const s = i % keys.length;
     const isOrderAsk = !opts.bidsOnly && i % 5 !== 4; // 80% asks (they move the floor), 20% offers
-    const order = {
+    const order: UnsignedOrder = {
       isOrderAsk,
       signer: addresses[s]!,
       collection: opts.collections[i % opts.collections.length]!,
@@ -223,15 +221,9 @@ async function signOrders(count: number, keys: string[], opts: { chainId: number
       startTime: now - 60,
       endTime: now + 7 * 86_400,
       minPercentageToAsk: 9800,
-      params: [] as string[],
+      params: [],
     };
-    const digest = computeOrderDigest(
-      { ...order, price: BigInt(order.price), tokenId: BigInt(order.tokenId ?? 0), amount: 1n, nonce: BigInt(order.nonce), startTime: BigInt(order.startTime), endTime: BigInt(order.endTime), minPercentageToAsk: 9800n, params: '0x' },
-      domain,
-    );
-    const sig = secp.ecdsaSign(Buffer.from(digest.slice(2), 'hex'), Buffer.from(keys[s]!.slice(2), 'hex'));
-    const signature = '0x' + Buffer.from(sig.signature).toString('hex') + (27 + sig.recid).toString(16);
-    out.push({ body: { ...order, signature } });
+    out.push({ body: sign(order, keys[s]!) });
   }
   return out;
 }
