@@ -16,12 +16,12 @@ import {
   type ExecutionResult,
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
 import type { Context } from '../context.js';
 import { createPreparedNames } from '../db/prepared-names.js';
 import type { OrderQuery } from '../domain/order-query.js';
-import { schema } from '../schema/index.js';
 import { readDb } from '../services/deps.js';
 import { UNRENDERABLE } from './json-sql.js';
 import { IslandFailed, resolveIslands } from './islands.js';
@@ -195,8 +195,9 @@ function jsonResult(text: string): ExecutionResult {
  * A page of orders as a JSON array, each order with the fields `node` selects (the REST list:
  * GET /api/v1/orders), from a query parsed once by the caller; null where the resolvers must
  * answer instead (engine off, a value it cannot render, an unknown cursor, a database error).
+ * The schema is the caller's: the engine sits below src/schema/.
  */
-export async function renderOrderList(ctx: Context, q: OrderQuery, node: { nodes: readonly FieldNode[]; fragments: Record<string, FragmentDefinitionNode> }): Promise<string | null> {
+export async function renderOrderList(schema: GraphQLSchema, ctx: Context, q: OrderQuery, node: { nodes: readonly FieldNode[]; fragments: Record<string, FragmentDefinitionNode> }): Promise<string | null> {
   const deps = ctx.services.deps;
   if (!deps.config.readEngine) return null;
   const plan = new QueryPlan(schema, { schema, fragments: node.fragments, variables: {} }, deps.now(), deps.network.strategies, deps.network);

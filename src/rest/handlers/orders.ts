@@ -4,6 +4,7 @@ import { badRequest } from '../../domain/errors.js';
 import { parseOrderQuery, type OrderQuery } from '../../domain/order-query.js';
 import type { RestOrdersQueryVariables } from '../../gql/graphql.js';
 import { renderOrderList, selectionAt } from '../../read-engine/read-engine.js';
+import { schema } from '../../schema/index.js';
 import { RestOrdersDocument } from '../documents.js';
 import { ok, okJson, type RestReply } from '../envelope.js';
 import { runDocument } from '../execute.js';
@@ -65,7 +66,7 @@ export async function listOrders(query: Query, ctx: Context): Promise<RestReply>
   });
   if (!parsed.ok) throw badRequest(parsed.problems);
   // parsed once: the engine renders the list from it; the resolvers answer what it cannot
-  const rendered = await renderOrderList(ctx, parsed.value, REST_ORDER);
+  const rendered = await renderOrderList(schema, ctx, parsed.value, REST_ORDER);
   if (rendered !== null) return okJson(rendered);
   const data = await runDocument(RestOrdersDocument, toVariables(parsed.value), ctx);
   return ok(data.orders.edges.map((e) => e.node));
