@@ -12,13 +12,13 @@ import type { Duplex } from 'node:stream';
 import { GraphQLError, type ExecutionArgs, type GraphQLFormattedError } from 'graphql';
 import type { Context as WsContext, SubscribePayload } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
-import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import type { GraphQLParams, Plugin, YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.js';
+import type { Context } from '../context.js';
 import { maskError } from '../graphql-errors.js';
 import type { Logger } from '../logger.js';
 import { RETRY_AFTER_SECONDS } from '../rest/http-status.js';
-import type { App } from '../yoga.js';
 import { graphqlPolicyPlugins } from './graphql-policy.js';
 import type { RateLimitClient, RateLimiter } from './rate-limit.js';
 
@@ -28,6 +28,9 @@ const KEEP_ALIVE_MS = 12_000;
 const CLOSE_HANDSHAKE_MS = 1000;
 /** 1001 (RFC 6455 7.4.1): the server is going away; graphql-ws clients reconnect, to another instance. */
 const GOING_AWAY = 1001;
+
+/** The app's yoga (src/yoga.ts, which sits above this file): its pipeline runs every operation. */
+type Yoga = YogaServerInstance<{}, Context>;
 
 export interface GraphqlWebSocketServer {
   /** the server's 'upgrade' listener: /graphql becomes a graphql-ws connection, anything else is refused */
@@ -83,7 +86,7 @@ function refuse(socket: Duplex, status: number, code: string, message: string, h
 }
 
 /** `rateLimit` is the HTTP app's limiter (Running.rateLimit): one budget per client for both. */
-export function createGraphqlWebSocketServer(yoga: App, config: Config, logger: Logger, rateLimit: RateLimiter | null): GraphqlWebSocketServer {
+export function createGraphqlWebSocketServer(yoga: Yoga, config: Config, logger: Logger, rateLimit: RateLimiter | null): GraphqlWebSocketServer {
   const log = logger.child({ component: 'graphql-ws' });
   const paramsHooks = graphqlPolicyPlugins(config).flatMap((p: Plugin) => (p.onParams ? [p.onParams] : []));
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxBodyBytes });
