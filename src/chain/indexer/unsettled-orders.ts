@@ -13,7 +13,7 @@ import type { SqlRunner } from '../../db/sql-runner.js';
 import { TERMINAL_STATUSES, type OrderStatusName } from '../../domain/order-status.js';
 import type { LiveOrder } from './order-facts.js';
 import { LIVE_ORDER_COLUMNS, toLiveOrder, type LiveOrderRow } from './affected-orders.js';
-import { sqlHex, sqlInt } from './sql-literals.js';
+import { sqlHex, sqlInt } from '../../db/sql-literals.js';
 import { cursorGuardSql, recordFloorsSql, setStatusSql } from './status-sql.js';
 
 /**
