@@ -4,7 +4,8 @@
 // where it happened (routes plugin, GraphQL error masking), not here.
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
-import { enterRequest, originalRequest, requestIdFrom } from './request-context.js';
+import { enterRequest, requestIdFrom } from '../request-id.js';
+import { originalRequest } from './request-context.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);

@@ -26,6 +26,7 @@ import type { Counter, Histogram, Registry } from 'prom-client';
 import { createContext, type Context } from '../context.js';
 import type { Logger } from '../logger.js';
 import { answerWithEngine, plansSomeRoot } from '../read-engine/read-engine.js';
+import { enterRequest, requestIdFrom } from '../request-id.js';
 import type { Services } from '../services/index.js';
 import { logAccess, REQUEST_ID_HEADER } from './access-log-plugin.js';
 import { parseQueryString } from '../rest/query-string.js';
@@ -34,7 +35,6 @@ import { awaitConsistency, CONSISTENCY_EXTENSIONS, consistencyAsk, consistencyHe
 import type { Metrics } from './metrics.js';
 import { noteRateDecision, rateDecisionTaken, rateLimitClient, type RateLimiter } from './rate-limit.js';
 import { runRestWithConsistency } from './routes-plugin.js';
-import { enterRequest, requestIdFrom } from './request-context.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 

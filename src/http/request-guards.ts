@@ -7,8 +7,9 @@
 //   a "simple" CORS request can send without a preflight (CSRF), so they get 415;
 // - a path nothing serves gets the 404 envelope instead of an empty answer.
 import type { Plugin } from 'graphql-yoga';
+import { noteBufferedBody } from '../rest/buffered-body.js';
 import { fail, toResponse } from '../rest/envelope.js';
-import { noteReplacedRequest, noteBufferedBody } from './request-context.js';
+import { noteReplacedRequest } from './request-context.js';
 
 export interface RequestGuardOptions {
   maxBodyBytes: number;

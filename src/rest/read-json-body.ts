@@ -2,7 +2,7 @@
 // The body must be labelled JSON, as the OpenAPI document says: anything else is 415 before it
 // is read. v1 clients send application/json (axios and the SDK's users do for an object body);
 // a text/plain or form body is what a cross-site form or a fetch() of a bare string sends.
-import { bufferedBody } from '../http/request-context.js';
+import { bufferedBody } from './buffered-body.js';
 import { fail } from './envelope.js';
 import { RestFailure } from './execute.js';
 

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boot, type Running } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { requestLogFields } from '../../src/http/request-context.js';
+import { requestLogFields } from '../../src/request-id.js';
 import examples from '../../src/rest/openapi/examples.json' with { type: 'json' };
 import { backendName, openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/test-database.js';
 
