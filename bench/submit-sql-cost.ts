@@ -53,7 +53,7 @@ try {
     const c0 = cpuMs(pid);
     const t0 = performance.now();
     for (let i = 0; i < N; i += size) {
-      const r = await submitOrders(db.sql, Array.from({ length: Math.min(size, N - i) }, order), 20);
+      const r = await submitOrders(db.sql, Array.from({ length: Math.min(size, N - i) }, order));
       if (r.some((x) => x.code !== 'OK')) throw new Error(`refused: ${r.map((x) => x.code)}`);
     }
     console.log(`| submit_orders | ${size} | ${N} | ${(((cpuMs(pid) - c0) * 1000) / N).toFixed(0)} | ${(((performance.now() - t0) * 1000) / N).toFixed(0)} |`);

@@ -1,7 +1,11 @@
-// The one call that stores accepted orders: submit_orders (migration
-// 20261124090000_submit_orders_batch), many orders per round trip and per commit. Column-wise
-// arrays, one per field, so the statement text and its plan are the same for any batch size.
+// The one call that stores accepted orders: submit_orders (src/db/sql/submit_orders.sql), many
+// orders per round trip and per commit. The batch travels as one JSON array, so the statement
+// text and its plan are the same for any batch size, and a new column is one key here, one in the
+// SQL's column list and one in its INSERT. JSON cost PostgreSQL what the 26 column arrays it
+// replaced did, and a third of the Node time an array of a composite type took to build
+// (docs/architecture.md, "A submission").
 import type { ParsedMakerOrderInput } from '../domain/maker-order-input.js';
+import type { NonceProblemCode } from '../domain/nonce-rules.js';
 import type { SqlRunner } from './sql-runner.js';
 
 export interface OrderInsert {
@@ -18,8 +22,8 @@ export interface OrderInsert {
   discovered: { owner: string | null; name: string | null; symbol: string | null } | null;
 }
 
-/** Codes submit_orders answers besides OK: OrderProblemCodes, and COLLECTION_CHANGED. */
-export type SubmitCode = 'OK' | 'NONCE_USED' | 'NONCE_TOO_LOW' | 'DUPLICATE_ORDER' | 'NONCE_CAP_REACHED' | 'COLLECTION_CHANGED';
+/** What submit_orders answers: OK, the first nonce rule broken, or COLLECTION_CHANGED. */
+export type SubmitCode = 'OK' | NonceProblemCode | 'COLLECTION_CHANGED';
 
 export interface SubmitResult {
   code: SubmitCode;
@@ -32,46 +36,45 @@ type Row = { ord: number; code: SubmitCode; id: string | null; created_at: Date 
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
-const STATEMENT = `SELECT ord, code, id::text AS id, created_at, updated_at FROM submit_orders(
-  $1::text[], $2::text[], $3::numeric[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::numeric[],
-  $10::numeric[], $11::bigint[], $12::bigint[], $13::integer[], $14::text[], $15::jsonb[], $16::text[], $17::integer[],
-  $18::text[], $19::text[], $20::bigint[], $21::text[], $22::text[], $23::text[], $24::text[], $25::boolean[], $26::integer)`;
+const STATEMENT = 'SELECT ord, code, id::text AS id, created_at, updated_at FROM submit_orders($1::jsonb)';
+
+/** One order as submit_orders reads it: the keys of its column list. */
+function orderJson(x: OrderInsert): string {
+  const o = x.order;
+  const d = x.discovered;
+  const fields = JSON.stringify({
+    hash: x.hash,
+    collection: o.collection,
+    token_id: o.tokenId === null ? null : o.tokenId.toString(),
+    is_order_ask: o.isOrderAsk,
+    signer: o.signer,
+    strategy: o.strategy,
+    currency: o.currency,
+    amount: o.amount.toString(),
+    price: o.price.toString(),
+    nonce: o.nonce.toString(),
+    start_time: o.startTime.toString(),
+    end_time: o.endTime.toString(),
+    min_percentage_to_ask: Number(o.minPercentageToAsk),
+    params: o.encodedParams,
+    signature: x.sig.signature,
+    v: x.sig.v,
+    r: x.sig.r,
+    s: x.sig.s,
+    chain_checked_block: x.checkedBlock,
+    collection_type: x.collectionType,
+    discovered: d !== null,
+    discovered_owner: d ? (d.owner ?? ZERO_ADDRESS) : null,
+    discovered_name: d?.name ?? null,
+    discovered_symbol: d?.symbol ?? null,
+  });
+  // paramsJson is JSON already: spliced in rather than parsed to be printed again
+  return `${fields.slice(0, -1)},"params_list":${x.paramsJson}}`;
+}
 
 /** Stores the orders under the nonce rules and the cap; one result per order, in order. */
-export async function submitOrders(sql: SqlRunner, inserts: readonly OrderInsert[], maxPerNonce: number): Promise<SubmitResult[]> {
-  const col = <T>(f: (x: OrderInsert) => T) => inserts.map(f);
-  const rows = await sql.query<Row>(
-    STATEMENT,
-    [
-      col((x) => x.hash),
-      col((x) => x.order.collection),
-      col((x) => (x.order.tokenId === null ? null : x.order.tokenId.toString())),
-      col((x) => x.order.isOrderAsk),
-      col((x) => x.order.signer),
-      col((x) => x.order.strategy),
-      col((x) => x.order.currency),
-      col((x) => x.order.amount.toString()),
-      col((x) => x.order.price.toString()),
-      col((x) => x.order.nonce.toString()),
-      col((x) => x.order.startTime.toString()),
-      col((x) => x.order.endTime.toString()),
-      col((x) => Number(x.order.minPercentageToAsk)),
-      col((x) => x.order.encodedParams),
-      col((x) => x.paramsJson),
-      col((x) => x.sig.signature),
-      col((x) => x.sig.v),
-      col((x) => x.sig.r),
-      col((x) => x.sig.s),
-      col((x) => x.checkedBlock),
-      col((x) => x.collectionType),
-      col((x) => (x.discovered ? (x.discovered.owner ?? ZERO_ADDRESS) : null)),
-      col((x) => x.discovered?.name ?? null),
-      col((x) => x.discovered?.symbol ?? null),
-      col((x) => x.discovered !== null),
-      maxPerNonce,
-    ],
-    'submit_orders',
-  );
+export async function submitOrders(sql: SqlRunner, inserts: readonly OrderInsert[]): Promise<SubmitResult[]> {
+  const rows = await sql.query<Row>(STATEMENT, [`[${inserts.map(orderJson).join(',')}]`], 'submit_orders');
   const results: SubmitResult[] = new Array(inserts.length);
   for (const r of rows) {
     results[r.ord - 1] = {
@@ -91,12 +94,12 @@ export async function submitOrders(sql: SqlRunner, inserts: readonly OrderInsert
  * cannot both pass the duplicate check (same signer and nonce, same lock), but the unique hash
  * index stays the last word: its violation is DUPLICATE_ORDER.
  */
-export async function submitOrdersIsolated(sql: SqlRunner, inserts: readonly OrderInsert[], maxPerNonce: number): Promise<(SubmitResult | Error)[]> {
+export async function submitOrdersIsolated(sql: SqlRunner, inserts: readonly OrderInsert[]): Promise<(SubmitResult | Error)[]> {
   try {
-    return await submitOrders(sql, inserts, maxPerNonce);
+    return await submitOrders(sql, inserts);
   } catch (err) {
     if (inserts.length === 1) return [asDuplicate(err)];
-    return Promise.all(inserts.map((x) => submitOrders(sql, [x], maxPerNonce).then((r) => r[0]!, asDuplicate)));
+    return Promise.all(inserts.map((x) => submitOrders(sql, [x]).then((r) => r[0]!, asDuplicate)));
   }
 }
 

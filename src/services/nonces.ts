@@ -1,20 +1,19 @@
-// Spec 2.4: the next nonce an address has not used: above every nonce of its stored
-// orders and not below its minimum nonce (CancelAllOrders).
-import { toUintString } from '../domain/uint256.js';
+// Spec 2.4: the next nonce an address has not used (src/domain/nonce-rules.ts, nextNonceFor),
+// from its highest stored nonce and its minimum nonce, read in one statement.
+import { nextNonceFor } from '../domain/nonce-rules.js';
 import type { ServiceDeps } from './deps.js';
 
 export function createNonceService(deps: ServiceDeps) {
   const { sql } = deps.db;
 
   async function nextNonce(address: string): Promise<string> {
-    const rows = await sql.query<{ next: string }>(
-      `SELECT GREATEST(
-         COALESCE((SELECT MAX(nonce) + 1 FROM orders WHERE signer = $1), 0),
-         COALESCE((SELECT min_nonce FROM signer_nonce_state WHERE signer = $1), 0)
-       )::text AS next`,
+    const [row] = await sql.query<{ max_nonce: string | null; min_nonce: string | null }>(
+      `SELECT (SELECT MAX(nonce) FROM orders WHERE signer = $1)::text AS max_nonce,
+              (SELECT min_nonce FROM signer_nonce_state WHERE signer = $1)::text AS min_nonce`,
       [address],
     );
-    return toUintString(rows[0]?.next ?? '0');
+    const big = (v: string | null | undefined) => (v === null || v === undefined ? null : BigInt(v));
+    return nextNonceFor({ maxStoredNonce: big(row?.max_nonce), minNonce: big(row?.min_nonce) }).toString();
   }
 
   return { nextNonce };

@@ -1,9 +1,9 @@
 // Order submission (spec 2.3-2.5): one assessment used by the dry run (validateOrder)
 // and by createOrder. The hash is computed here, never taken from the client. Nothing is
 // written for a refused order. Accepted ones are stored by the SQL function submit_orders
-// (migration 20261124090000_submit_orders_batch), many concurrent submissions per call and per
-// commit (src/db/write-batcher.ts): under a per-(signer, nonce) lock it checks the nonce rules,
-// the duplicate and the 20-orders cap, and inserts.
+// (src/db/sql/submit_orders.sql), many concurrent submissions per call and per commit
+// (src/db/write-batcher.ts): under a per-(signer, nonce) lock it checks the nonce rules of
+// src/domain/nonce-rules.ts (the duplicate and the 20-orders cap among them), and inserts.
 //
 // createOrder's fast path: the rules that need no database (shape, signature, order
 // rules with the collection's type from a cache) and the chain checks run first, and the nonce
@@ -21,9 +21,10 @@ import { ChainUnavailableError } from '../chain/chain-unavailable-error.js';
 import { computeOrderHash, exchangeDomain } from '../domain/maker-order.js';
 import { parseMakerOrderInput, toSignedMakerOrder, type ParsedMakerOrderInput } from '../domain/maker-order-input.js';
 import { paramsToJson } from '../domain/order-params.js';
-import { orderProblem, type OrderProblem, type OrderProblemCode } from '../domain/order-problems.js';
+import { orderProblem, type OrderProblem } from '../domain/order-problems.js';
 import type { OrderWarning } from '../domain/order-warnings.js';
 import { checkOrderRules } from '../domain/order-rules.js';
+import { checkNonceRules, nonceProblem } from '../domain/nonce-rules.js';
 import { ECDSA_PROBLEM_CODES } from '../domain/order-signature.js';
 import { strategyKind, transferManagerFor } from '../domain/networks.js';
 import { Prisma, type Order } from '../generated/prisma/client.js';
@@ -35,8 +36,6 @@ import { OrderRejectedError } from './order-rejected.js';
 import { createOrderWarningsService } from './order-warnings.js';
 import { inlineSignatureVerifier } from './signature-pool.js';
 
-/** Spec 2.4 rule 3 / spec 8. */
-export const MAX_ORDERS_PER_NONCE = 20;
 /** createOrders: the most orders one call may carry. */
 export const MAX_BATCH = 100;
 
@@ -175,10 +174,8 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
 
     // Nonce rules (spec 2.4) and duplicates (the fast path: in submit_orders).
     if (mode === 'full' && state) {
-      if (state.min_nonce !== null && p.nonce < BigInt(state.min_nonce)) problems.push(orderProblem('NONCE_TOO_LOW', 'nonce'));
-      if (state.dead) problems.push(orderProblem('NONCE_USED', 'nonce'));
-      if (state.duplicate) problems.push(orderProblem('DUPLICATE_ORDER', null));
-      else if (state.same_nonce >= MAX_ORDERS_PER_NONCE) problems.push(orderProblem('NONCE_CAP_REACHED', 'nonce'));
+      const minNonce = state.min_nonce === null ? null : BigInt(state.min_nonce);
+      problems.push(...checkNonceRules(p.nonce, { minNonce, nonceUsed: state.dead, ordersOnNonce: state.same_nonce, duplicate: state.duplicate }));
     }
 
     // Chain state: the asset and approvals behind the order (refused at submission, like v1).
@@ -211,7 +208,7 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
     return { hash, recoveredSigner, valid, problems, warnings: parsed ? await warnings.warningsFor(parsed) : [] };
   }
 
-  const runInserts = (items: readonly OrderInsert[]) => submitOrdersIsolated(sql, items, MAX_ORDERS_PER_NONCE);
+  const runInserts = (items: readonly OrderInsert[]) => submitOrdersIsolated(sql, items);
   const inserts = createWriteBatcher(runInserts, { maxInFlight: INSERT_BATCHES_IN_FLIGHT, maxBatch: INSERT_BATCH_MAX });
 
   function toInsert(a: Assessment): OrderInsert {
@@ -283,8 +280,8 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
     const full = await assess(raw, 'full');
     if (!full.valid) throw new OrderRejectedError(full.problems, full.hash);
     if (result.code === 'COLLECTION_CHANGED' && retry) return settle(raw, full, await inserts.add(toInsert(full)), false);
-    const code = result.code === 'COLLECTION_CHANGED' ? 'UNKNOWN_COLLECTION' : result.code;
-    throw new OrderRejectedError([orderProblem(code as OrderProblemCode, code === 'DUPLICATE_ORDER' ? null : code === 'UNKNOWN_COLLECTION' ? 'collection' : 'nonce')], a.hash);
+    const problem = result.code === 'COLLECTION_CHANGED' ? orderProblem('UNKNOWN_COLLECTION', 'collection') : nonceProblem(result.code);
+    throw new OrderRejectedError([problem], a.hash);
   }
 
   async function afterInsert(order: Order): Promise<void> {

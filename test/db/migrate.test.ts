@@ -1,10 +1,11 @@
 // Boot-time migrations: applied to an empty database, a no-op on a migrated one, recorded in
 // Prisma's own table with Prisma's checksum, refused when edited after being applied, safe when
-// several instances start at once, and matching every model of the Prisma schema.
+// several instances start at once, and matching every model of the Prisma schema. The repeatable
+// steps (src/db/sql) run after them, and again only when their text changed.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { migrate, readMigrations } from '../../src/db/migrate.js';
+import { migrate, prismaChecksum, readMigrations, readRepeatables } from '../../src/db/migrate.js';
 import { getDatamodel } from '../../src/generated/pothos-types.js';
 import { openTestDatabase, backendName, TEST_DATABASE_URL, createPostgresDatabase, type TestDatabase } from '../helpers/test-database.js';
 import { titled } from '../helpers/skip-reasons.js';
@@ -19,8 +20,35 @@ describe(`migrations (${backendName})`, () => {
   it('applies every migration to an empty database, then nothing on the next boot', async () => {
     const all = readMigrations().map((m) => m.name);
     expect(all.length).toBeGreaterThan(0);
-    expect(await migrate(t.db.sql)).toEqual({ applied: all, alreadyApplied: [] });
-    expect(await migrate(t.db.sql)).toEqual({ applied: [], alreadyApplied: all });
+    const repeatables = readRepeatables().map((r) => r.name);
+    expect(repeatables).toContain('submit_orders.sql');
+    expect(await migrate(t.db.sql)).toEqual({ applied: all, alreadyApplied: [], repeated: repeatables });
+    expect(await migrate(t.db.sql)).toEqual({ applied: [], alreadyApplied: all, repeated: [] });
+  });
+
+  it('runs a repeatable step again when its text changed, and only then', async () => {
+    const edit = (sql: string) => readRepeatables().map((r) => (r.name === 'submit_orders.sql' ? { ...r, sql, checksum: prismaChecksum(sql) } : r));
+    const original = readRepeatables().find((r) => r.name === 'submit_orders.sql')!.sql;
+    // a visible change: the function's comment
+    const edited = edit(`${original}\nCOMMENT ON FUNCTION submit_orders(JSONB) IS 'edited';`);
+    const comment = async () =>
+      (await t.db.sql.query<{ c: string | null }>(`SELECT obj_description('submit_orders(jsonb)'::regprocedure, 'pg_proc') AS c`))[0]!.c;
+    expect((await migrate(t.db.sql, readMigrations(), edited)).repeated).toEqual(['submit_orders.sql']);
+    expect(await comment()).toBe('edited');
+    expect((await migrate(t.db.sql, readMigrations(), edited)).repeated).toEqual([]);
+    expect((await migrate(t.db.sql)).repeated).toEqual(['submit_orders.sql']);
+    const [row] = await t.db.sql.query<{ checksum: string }>(`SELECT checksum FROM _repeatable_migrations WHERE name = 'submit_orders.sql'`);
+    expect(row!.checksum).toBe(prismaChecksum(original));
+    // CREATE OR REPLACE keeps the comment; what counts is that the original text ran again
+    expect((await migrate(t.db.sql)).repeated).toEqual([]);
+  });
+
+  it('rolls back a failing repeatable step completely and records nothing for it', async () => {
+    const broken = { name: 'zz_broken.sql', sql: 'CREATE FUNCTION half_written() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$;\nSELECT * FROM no_such_table;', checksum: 'z' };
+    await expect(migrate(t.db.sql, readMigrations(), [...readRepeatables(), broken])).rejects.toThrow(/repeatable step zz_broken.sql failed and was rolled back/);
+    expect(await t.db.sql.query(`SELECT 1 FROM pg_proc WHERE proname = 'half_written'`)).toHaveLength(0);
+    expect(await t.db.sql.query(`SELECT 1 FROM _repeatable_migrations WHERE name = 'zz_broken.sql'`)).toHaveLength(0);
+    expect(await migrate(t.db.sql)).toMatchObject({ applied: [], repeated: [] });
   });
 
   it('records each migration the way Prisma does (sha256 of the file, finished, one step)', async () => {
