@@ -1,16 +1,16 @@
-// The event id a subscription's last payload carried, per operation context: the subscription's
-// resolver notes it, and the transport (SSE `id:`, every result's `extensions.eventId`) reads it
-// for the result of that same payload (src/http/event-ids-plugin.ts). A payload is resolved and
-// delivered before the next one is pulled, so one slot per operation is enough.
-const lastIds = new WeakMap<object, string>();
+// The event id a subscription's payload carries, declared on the subscription field itself
+// (`extensions: { [STREAMED_EVENT_ID]: (payload) => id }`): the transport reads it to put the id
+// on every result (`extensions.eventId`, SSE `id:`), and knows from it that the field's payloads
+// are log events, shared by every stream of the instance that delivers them
+// (src/http/event-ids-plugin.ts).
+import type { GraphQLField } from 'graphql';
 
-export function noteStreamedEvent(context: object, eventId: string): void {
-  lastIds.set(context, eventId);
-}
+export const STREAMED_EVENT_ID = 'streamedEventId';
 
-/** The id noted for this operation's current payload, once. */
-export function takeStreamedEvent(context: object): string | undefined {
-  const id = lastIds.get(context);
-  lastIds.delete(context);
-  return id;
+export type EventIdOf = (payload: unknown) => string;
+
+/** The field's event id reader, when its payloads are log events. */
+export function eventIdOf(field: GraphQLField<unknown, unknown> | undefined): EventIdOf | undefined {
+  const read = field?.extensions?.[STREAMED_EVENT_ID];
+  return typeof read === 'function' ? (read as EventIdOf) : undefined;
 }

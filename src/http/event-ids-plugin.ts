@@ -1,13 +1,17 @@
-// Event ids on the wire for subscriptions whose payloads are log events (Subscription.marketEvents):
-// every result gets `extensions.eventId` (graphql-ws clients read it there), and over SSE the
-// event carries it as `id:`, so a browser's EventSource, or any SSE client, sends it back as
-// Last-Event-ID when it reconnects. yoga's own SSE writer has no `id:` field, which is why this
-// one is written here: the same framing as yoga's (a first comment to flush the headers, a
-// comment as keep-alive every 12 s, `event: next` per result, `event: complete` at the end).
-import type { ExecutionResult, GraphQLFormattedError } from 'graphql';
+// Event ids on the wire for subscriptions whose payloads are log events (Subscription.marketEvents,
+// which declares how to read a payload's id: src/events/streamed-event-ids.ts): every result gets
+// `extensions.eventId` (graphql-ws clients read it there), and over SSE the event carries it as
+// `id:`, so a browser's EventSource, or any SSE client, sends it back as Last-Event-ID when it
+// reconnects. Such a subscription's events are executed once per distinct request and shared
+// (shared-event-execution.ts), and so is each result's SSE frame. yoga's own SSE writer has no
+// `id:` field, which is why this one is written here: the same framing as yoga's (a first comment
+// to flush the headers, a comment as keep-alive every 12 s, `event: next` per result,
+// `event: complete` at the end).
+import type { ExecutionArgs, ExecutionResult, GraphQLFormattedError } from 'graphql';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { takeStreamedEvent } from '../events/streamed-event-ids.js';
+import { eventIdOf } from '../events/streamed-event-ids.js';
+import { subscribeSharingExecution, subscriptionRootField } from './shared-event-execution.js';
 
 const KEEP_ALIVE_MS = 12_000;
 
@@ -30,6 +34,15 @@ function frame(result: ExecutionResult): string {
   return `${typeof id === 'string' ? `id: ${id}\n` : ''}event: next\ndata: ${JSON.stringify(body)}\n\n`;
 }
 
+/** Frames by result: a shared execution's result is written to every subscriber of its request, serialised once. */
+const frames = new WeakMap<ExecutionResult, Uint8Array>();
+
+function encodedFrame(result: ExecutionResult, encoder: TextEncoder): Uint8Array {
+  let bytes = frames.get(result);
+  if (!bytes) frames.set(result, (bytes = encoder.encode(frame(result))));
+  return bytes;
+}
+
 function sseWithIds(result: AsyncIterable<ExecutionResult>, fetchAPI: FetchApi): Response {
   const encoder = new fetchAPI.TextEncoder();
   const iterator = result[Symbol.asyncIterator]();
@@ -45,7 +58,7 @@ function sseWithIds(result: AsyncIterable<ExecutionResult>, fetchAPI: FetchApi):
     async pull(controller) {
       try {
         const { value, done } = await iterator.next();
-        if (value != null) controller.enqueue(encoder.encode(frame(value)));
+        if (value != null) controller.enqueue(encodedFrame(value, encoder));
         if (done) {
           controller.enqueue(encoder.encode('event: complete\ndata:\n\n'));
           clearInterval(keepAlive);
@@ -70,17 +83,11 @@ function sseWithIds(result: AsyncIterable<ExecutionResult>, fetchAPI: FetchApi):
 export function useEventIds(): Plugin {
   const streaming = new WeakSet<Request>();
   return {
-    onSubscribe({ args }) {
+    onSubscribe({ args, subscribeFn, setSubscribeFn }) {
       const context = args.contextValue as { request?: Request };
       if (context.request) streaming.add(context.request);
-      return {
-        onSubscribeResult: () => ({
-          onNext: ({ result, setResult }) => {
-            const eventId = takeStreamedEvent(args.contextValue);
-            if (eventId !== undefined) setResult({ ...result, extensions: { ...result.extensions, eventId } });
-          },
-        }),
-      };
+      const idOf = eventIdOf(subscriptionRootField(args as ExecutionArgs));
+      if (idOf) setSubscribeFn((a) => subscribeSharingExecution(a as ExecutionArgs, idOf, subscribeFn as (a: ExecutionArgs) => unknown) as never);
     },
     onResultProcess({ request, result, setResultProcessor }) {
       // only a subscription's stream, and only when the client reads SSE (yoga chose it too)

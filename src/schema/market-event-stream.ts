@@ -4,7 +4,7 @@
 // `after`) resumes after it. The events are the activity's MarketEvent nodes.
 import { forkContext } from '../context.js';
 import { parseMarketEventStreamFilter, parseStreamCursor } from '../domain/market-event-stream.js';
-import { noteStreamedEvent } from '../events/streamed-event-ids.js';
+import { STREAMED_EVENT_ID } from '../events/streamed-event-ids.js';
 import type { MarketEventRow } from '../services/activity.js';
 import { MarketEvent, MarketEventTypeEnum } from './activity.js';
 import { builder } from './builder.js';
@@ -59,10 +59,13 @@ builder.subscriptionFields((t) => ({
     resolve: (e: MarketEventRow, _args, ctx) => {
       // One context serves the whole subscription, and DataLoaders cache for their context's
       // life: without fresh ones, `order { status }` would show a later event the status loaded
-      // for an earlier one. Payloads are resolved one after the other, so swapping is safe.
+      // for an earlier one. A context executes one payload at a time (a stream asks for the next
+      // once the last is written; a shared execution runs on the context of the stream that asked
+      // first, src/http/shared-event-execution.ts), so swapping is safe.
       ctx.loaders = forkContext(ctx).loaders;
-      noteStreamedEvent(ctx, e.id);
       return e;
     },
+    // each result's extensions.eventId and SSE `id:` (src/http/event-ids-plugin.ts)
+    extensions: { [STREAMED_EVENT_ID]: (e: MarketEventRow) => e.id },
   }),
 }));

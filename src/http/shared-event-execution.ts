@@ -1,0 +1,72 @@
+// A log subscription's selection executed once per event and distinct request, not once per
+// subscriber. The instance's tail reader hands each event to every stream as one payload object
+// (src/services/market-event-tail.ts); with 1,000 SSE subscribers on a few distinct queries the
+// executor ran the same selection on that object 1,000 times, most of the server's CPU per event
+// (docs/performance.md, "SSE"). Here the result is kept on the payload (a WeakMap: it lives while
+// some stream still holds the event) under a key of everything else the execution reads: the
+// document, the operation, the variables, and the headers the guards read (src/schema/admin-guard.ts),
+// so a field behind a key is never answered from another caller's execution. What stays per
+// subscriber: its source stream (cursor, filter) and writing the result.
+import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, getOperationAST, type GraphQLField, Kind } from 'graphql';
+import { isAsyncIterable, mapAsyncIterator } from 'graphql-yoga';
+import type { EventIdOf } from '../events/streamed-event-ids.js';
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** the request headers that decide what a guarded field answers */
+const GUARD_HEADERS = ['x-api-key', 'x-looks-api-key'];
+
+const documentIds = new WeakMap<object, number>();
+let documentCount = 0;
+const executions = new WeakMap<object, Map<string, MaybePromise<ExecutionResult>>>();
+
+function requestKey(args: ExecutionArgs): string {
+  let doc = documentIds.get(args.document);
+  if (doc === undefined) documentIds.set(args.document, (doc = documentCount++));
+  const headers = (args.contextValue as { headers?: Headers } | undefined)?.headers;
+  return JSON.stringify([doc, args.operationName ?? null, args.variableValues ?? null, GUARD_HEADERS.map((h) => headers?.get(h) ?? null)]);
+}
+
+/** The operation's one root field, when it is a subscription's field named in place (not in a fragment). */
+export function subscriptionRootField(args: ExecutionArgs): GraphQLField<unknown, unknown> | undefined {
+  const operation = getOperationAST(args.document, args.operationName);
+  const selection = operation?.operation === 'subscription' && operation.selectionSet.selections.length === 1 ? operation.selectionSet.selections[0] : undefined;
+  if (selection?.kind !== Kind.FIELD) return undefined;
+  return args.schema.getSubscriptionType()?.getFields()[selection.name.value];
+}
+
+function withEventId(result: ExecutionResult, eventId: string): ExecutionResult {
+  return { ...result, extensions: { ...result.extensions, eventId } };
+}
+
+function executeShared(args: ExecutionArgs, key: string, payload: unknown, idOf: EventIdOf): MaybePromise<ExecutionResult> {
+  const run = () => {
+    const result = execute({ ...args, rootValue: payload });
+    const eventId = idOf(payload);
+    return result instanceof Promise ? result.then((r) => withEventId(r, eventId)) : withEventId(result, eventId);
+  };
+  if (typeof payload !== 'object' || payload === null) return run();
+  let byKey = executions.get(payload);
+  if (!byKey) executions.set(payload, (byKey = new Map()));
+  let result = byKey.get(key);
+  if (!result) byKey.set(key, (result = run()));
+  return result;
+}
+
+/**
+ * Subscribes like the executor (each payload executed with the payload as root value), sharing
+ * each payload's execution with every other subscriber of the same request, and putting the
+ * payload's event id in `extensions.eventId`. Results are shared objects: never mutate them.
+ * When the stream does not open (bad variables, a refused cursor), `subscribe` answers, so the
+ * errors read as for any other subscription.
+ */
+export async function subscribeSharingExecution(
+  args: ExecutionArgs,
+  idOf: EventIdOf,
+  subscribe: (args: ExecutionArgs) => unknown,
+): Promise<unknown> {
+  const source = await createSourceEventStream(args).catch(() => null);
+  if (!source || !isAsyncIterable(source)) return subscribe(args);
+  const key = requestKey(args);
+  return mapAsyncIterator(source, (payload) => executeShared(args, key, payload, idOf));
+}
