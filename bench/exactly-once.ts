@@ -5,7 +5,9 @@
 // event id their filter selects from the log exactly once, in the log's order. The client
 // deduplicates nothing. Prints the counts, the outages, the longest delay and a verdict.
 //
-//   npm run bench:exactly-once -- [--minutes 10] [--seed 1] [--pg-url postgresql://...]
+//   npm run bench:exactly-once -- [--minutes 10] [--seed 1] [--drop-ms 8000] [--pg-url postgresql://...]
+//
+// --drop-ms: the mean time between a client's own disconnects.
 //
 // Harness: bench/exactly-once/harness.ts (also run for ~30 s by test/events/exactly-once.test.ts).
 import { parseArgs } from 'node:util';
@@ -17,6 +19,7 @@ const { values: args } = parseArgs({
   options: {
     minutes: { type: 'string', default: '10' },
     seed: { type: 'string', default: '1' },
+    'drop-ms': { type: 'string', default: '8000' },
     'pg-url': { type: 'string' },
   },
 });
@@ -25,7 +28,7 @@ const MINUTES = Number(args.minutes);
 await runBench(async () => {
   const db = await createBenchDatabase('postgres', { prefix: 'exactlyonce', pgUrl: args['pg-url'] });
   console.log(`Exactly-once bench: ${MINUTES} min randomized market, 2 built instances on ${db.describe}, a private redis-server, a local EVM; ${machine()}`);
-  const report = await runExactlyOnce({ databaseUrl: db.url!, durationMs: MINUTES * 60_000, seed: Number(args.seed), log: (l) => console.log(l) });
+  const report = await runExactlyOnce({ databaseUrl: db.url!, durationMs: MINUTES * 60_000, seed: Number(args.seed), meanDropMs: Number(args['drop-ms']), log: (l) => console.log(l) });
   printExactlyOnceReport(report, MINUTES, (l) => console.log(l));
   if (!report.met) process.exitCode = 1;
 });

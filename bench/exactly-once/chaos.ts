@@ -3,7 +3,7 @@
 // Redis killed for a few seconds. One at a time, so one instance always serves; every kind at
 // least once, about one of each per minute.
 import type { Cluster } from '../../scripts/cluster/start-cluster.js';
-import type { prng } from '../../src/db/prng.js';
+import type { prng } from '../../src/demo/prng.js';
 import type { PrivateRedis } from '../../test/helpers/private-redis.js';
 
 export type OutageKind = 'SIGTERM' | 'kill -9' | 'Redis down';

@@ -10,11 +10,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { startCluster, type Cluster } from '../../scripts/cluster/start-cluster.js';
 import { normalizeAddress } from '../../src/domain/address.js';
-import { prng } from '../../src/db/prng.js';
+import { prng } from '../../src/demo/prng.js';
 import { startWorld, worldEnv, type World } from '../../test/helpers/indexer-world.js';
 import { startPrivateRedis, type PrivateRedis } from '../../test/helpers/private-redis.js';
 import { chaosSchedule, runChaos, type Outage } from './chaos.js';
 import { compareDelivery, readWholeLog, type Verdict } from './check.js';
+import { startHeldWriter } from './held-writer.js';
 import { createMarketDriver, type DriverStats } from './market-driver.js';
 import { startStreamClient, type ClientSpec, type ClientStats } from './stream-client.js';
 
@@ -41,8 +42,12 @@ export interface ClientResult {
 export interface ExactlyOnceReport {
   durationMs: number;
   logEvents: number;
+  /** events the log's order puts after an event with a higher id (ids commit out of order) */
+  inversions: number;
   eventTypes: Map<string, number>;
   driver: DriverStats;
+  /** events appended by transactions held open (held-writer.ts) */
+  heldEvents: number;
   outages: Outage[];
   clients: ClientResult[];
   met: boolean;
@@ -84,7 +89,7 @@ export async function runExactlyOnce(opts: ExactlyOnceOptions): Promise<ExactlyO
       },
     });
     cleanups.push(() => cluster.stop());
-    const db = new pg.Pool({ connectionString: opts.databaseUrl, max: 4 });
+    const db = new pg.Pool({ connectionString: opts.databaseUrl, max: 6 });
     cleanups.push(() => db.end());
     const sql = { query: async <T>(text: string, values?: unknown[]) => (await db.query(text, values)).rows as T[] };
     const { erc721, erc1155 } = world.c.addresses;
@@ -108,12 +113,13 @@ export async function runExactlyOnce(opts: ExactlyOnceOptions): Promise<ExactlyO
     await driver.setup();
     const t0 = performance.now();
     driver.start(opts.meanGapMs ?? 150);
+    const held = startHeldWriter(db, normalizeAddress(erc721)!, rnd);
     const schedule = chaosSchedule(opts.durationMs, rnd);
     log(`outages (${schedule.length}):`);
     const outages = await runChaos(schedule, { cluster, redis }, rnd, log);
     const left = opts.durationMs - (performance.now() - t0);
     if (left > 0) await sleep(left);
-    await driver.stop();
+    await Promise.all([driver.stop(), held.stop()]);
     const durationMs = performance.now() - t0;
 
     // the end: the indexer has every block, the clients stop dropping and catch up
@@ -138,6 +144,14 @@ export async function runExactlyOnce(opts: ExactlyOnceOptions): Promise<ExactlyO
     for (const c of clients) c.close();
 
     const all = await readWholeLog(sql, {});
+    // where the log's reading order (commit order) puts a lower id after a higher one
+    let inversions = 0;
+    let highest = 0n;
+    for (const e of all) {
+      const id = BigInt(e.id);
+      if (id < highest) inversions++;
+      else highest = id;
+    }
     const eventTypes = new Map<string, number>();
     for (const e of all) eventTypes.set(e.type, (eventTypes.get(e.type) ?? 0) + 1);
     const createdAt = new Map(all.filter((e) => e.blockNumber === null).map((e) => [e.id, e.createdAt.getTime()]));
@@ -155,8 +169,10 @@ export async function runExactlyOnce(opts: ExactlyOnceOptions): Promise<ExactlyO
     return {
       durationMs,
       logEvents: all.length,
+      inversions,
       eventTypes,
       driver: driver.stats,
+      heldEvents: held.written(),
       outages,
       clients: results,
       met: results.every((r) => r.verdict.exact && r.stats.idMismatches === 0) && outages.length > 0,

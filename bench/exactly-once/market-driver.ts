@@ -1,10 +1,11 @@
 // A randomized market on a local EVM, driven through the service's real write paths: signed
 // listings and offers POSTed to /api/v1/orders (whichever instance answers), and on chain mints,
 // fills, transfers and cancels that the instances' indexer turns into SALE, TRANSFER, MINT,
-// STATUS_CHANGE and CANCEL_* events. One action at a time, at random, so the chain's nonces
-// need no bookkeeping; a revert or a refused order is counted, not fatal.
+// STATUS_CHANGE and CANCEL_* events. Chain transactions go one at a time, so their nonces need
+// no bookkeeping; more lanes POST orders meanwhile. A revert or a refused order is counted, not
+// fatal.
 import type { Wallet } from 'ethers';
-import type { prng } from '../../src/db/prng.js';
+import type { prng } from '../../src/demo/prng.js';
 import { COLLECTION_OFFER, STANDARD, type World } from '../../test/helpers/indexer-world.js';
 import { signWithEthers6, type MakerOrderBody } from '../../test/helpers/maker-orders.js';
 
@@ -185,7 +186,6 @@ export function createMarketDriver(world: World, instances: () => string[], rnd:
       },
     ],
   ];
-  const totalWeight = actions.reduce((s, a) => s + a[1], 0);
 
   let stopped = false;
   let loop: Promise<void> | null = null;
@@ -204,12 +204,17 @@ export function createMarketDriver(world: World, instances: () => string[], rnd:
         await send(c.erc721.connect(b).setApprovalForAll(network.transferManagerERC721, true));
       }
     },
-    /** acts until stop(), a pause of up to 2 x meanGapMs between actions */
-    start(meanGapMs: number) {
-      loop = (async () => {
+    /**
+     * Acts until stop(), a pause of up to 2 x meanGapMs between actions: one lane of every kind
+     * (chain transactions one at a time) and `orderLanes` more that only POST orders, so order
+     * writes overlap each other and the indexer's (ids then commit out of their order).
+     */
+    start(meanGapMs: number, orderLanes = 2) {
+      const lane = async (pool: typeof actions) => {
+        const weight = pool.reduce((s, a) => s + a[1], 0);
         while (!stopped) {
-          let x = rnd.next() * totalWeight;
-          const [kind, , act] = actions.find((a) => (x -= a[1]) < 0) ?? actions[0]!;
+          let x = rnd.next() * weight;
+          const [kind, , act] = pool.find((a) => (x -= a[1]) < 0) ?? pool[0]!;
           try {
             if (await act()) bump(stats.done, kind);
           } catch (err) {
@@ -218,7 +223,9 @@ export function createMarketDriver(world: World, instances: () => string[], rnd:
           }
           await new Promise((r) => setTimeout(r, rnd.int(0, 2 * meanGapMs)));
         }
-      })();
+      };
+      const posts = actions.filter(([kind]) => kind === 'list ERC-1155' || kind === 'offer');
+      loop = Promise.all([lane(actions), ...Array.from({ length: orderLanes }, () => lane(posts))]).then(() => {});
     },
     async stop() {
       stopped = true;

@@ -5,8 +5,8 @@ import type { ExactlyOnceReport } from './harness.js';
 
 export function printExactlyOnceReport(r: ExactlyOnceReport, minutes: number, print: (line: string) => void) {
   const count = (m: Map<string, number>) => [...m].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
-  print(`\nmarket: ${r.logEvents} events in the log (${count(r.eventTypes)}) in ${fixed(r.durationMs / 1000, 0)} s`);
-  print(`driver: ${count(r.driver.done)}; failed ${count(r.driver.failed)}; ${r.driver.retried} order POSTs sent again to the other instance`);
+  print(`\nmarket: ${r.logEvents} events in the log (${count(r.eventTypes)}) in ${fixed(r.durationMs / 1000, 0)} s; ${r.inversions} of them committed after a higher id`);
+  print(`driver: ${count(r.driver.done)}; failed ${count(r.driver.failed)}; ${r.driver.retried} order POSTs sent again to the other instance; ${r.heldEvents} events appended by SQL in transactions held open`);
   if (r.driver.reasons.length) print(`  first failures: ${r.driver.reasons.join(' | ')}`);
   const kinds = new Map<string, number>();
   for (const o of r.outages) kinds.set(o.kind, (kinds.get(o.kind) ?? 0) + 1);

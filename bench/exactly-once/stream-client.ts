@@ -1,12 +1,13 @@
 // A client of Subscription.marketEvents that resumes the way docs/activity.md tells a bot to:
-// over SSE with Last-Event-ID, over graphql-ws with `after`, each time from the last id it saw.
+// over SSE with Last-Event-ID (the last `id:` field, as EventSource keeps it), over graphql-ws
+// with `after` (the last eventId), each time from the last event it saw.
 // It keeps every id it receives, in arrival order, duplicates included: it deduplicates nothing,
 // so the check sees exactly what the service delivered. Chaos comes from outside (instances and
 // Redis going away) and from here: the client drops its own connection at random, and on each
 // reconnect may switch to the other instance.
 import http from 'node:http';
 import WebSocket from 'ws';
-import type { prng } from '../../src/db/prng.js';
+import type { prng } from '../../src/demo/prng.js';
 
 export type Transport = 'sse' | 'ws';
 
@@ -67,6 +68,8 @@ export function startStreamClient(spec: ClientSpec, opts: ClientOptions): Stream
   let connectedOnce = false;
 
   const last = () => stats.ids.at(-1) ?? '0';
+  /** what an EventSource would send as Last-Event-ID: the last `id:` field seen */
+  let lastSseId = '0';
   const receive = (id: string) => {
     stats.ids.push(id);
     stats.at.push(performance.now());
@@ -90,7 +93,7 @@ export function startStreamClient(spec: ClientSpec, opts: ClientOptions): Stream
   /** One connection; resolves when it ends, whoever ended it. */
   function connectSse(base: string): Promise<void> {
     return new Promise((resolve) => {
-      const after = last();
+      const after = lastSseId;
       const body = JSON.stringify({ query: QUERY, variables: { after: connectedOnce ? null : after, f: spec.filter } });
       const headers: Record<string, string | number> = { 'content-type': 'application/json', accept: 'text/event-stream', 'content-length': Buffer.byteLength(body) };
       // first connection: `after` in the variables; every resume: the Last-Event-ID header
@@ -134,6 +137,7 @@ export function startStreamClient(spec: ClientSpec, opts: ClientOptions): Stream
             }
             const sseId = lines.find((l) => l.startsWith('id:'))?.slice(3).trim();
             if (sseId !== id) stats.idMismatches++;
+            if (sseId !== undefined) lastSseId = sseId;
             receive(id);
           }
         });
