@@ -3,7 +3,7 @@
 // many transactions per block with explicit nonces and gas (no estimation, no waiting), and an
 // order book of signed maker orders to store in every benchmark database.
 import type { Wallet } from 'ethers';
-import { prng } from '../src/db/prng.js';
+import { prng } from '../src/demo/prng.js';
 import { signedOrderRow } from '../src/db/signed-order-row.js';
 import { exchangeDomain, type MakerOrder } from '../src/domain/maker-order.js';
 import { encodeParams } from '../src/domain/order-params.js';

@@ -122,7 +122,7 @@ export async function bootBenchApp(db: BenchDatabase, opts: { now?: () => Date; 
 
 /** Deterministic pseudo-random numbers (the app's seed PRNG). */
 export async function benchPrng(seed: number) {
-  const { prng } = await import('../src/db/prng.js');
+  const { prng } = await import('../src/demo/prng.js');
   return prng(seed);
 }
 

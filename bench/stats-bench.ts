@@ -27,7 +27,7 @@ import type { Running } from '../src/app.js';
 import { normalizeAddress } from '../src/domain/address.js';
 import { COLLECTION_ORDERS } from '../src/domain/collection-ranking.js';
 import { STATS_WINDOWS } from '../src/domain/stats-math.js';
-import { prng } from '../src/db/prng.js';
+import { prng } from '../src/demo/prng.js';
 import type { CollectionStats } from '../src/services/stats.js';
 import { bootBenchApp, createBenchDatabase, runBench, table, timeIt as timeCalls, type DbKind } from './helpers.js';
 

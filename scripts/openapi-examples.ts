@@ -5,8 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { boot } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { seedDemo } from '../src/db/seed-demo.js';
-import { DEMO_COLLECTION, DEMO_SIGNER } from '../src/http/pages/demo-addresses.js';
+import { seedDemo } from '../src/demo/seed-demo.js';
+import { DEMO_COLLECTION, DEMO_SIGNER } from '../src/demo/demo-addresses.js';
 import { createLogger } from '../src/logger.js';
 
 const config = loadConfig({ DATA_DIR: 'memory', SEED: '0', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', SIGNATURE_WORKERS: '0' });

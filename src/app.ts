@@ -63,7 +63,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
   const steps = opts.steps ?? silentSteps;
   const now = opts.now ?? (() => new Date());
   // First start of a persistent embedded database: build it whole (template copy or seed) in a
-  // staging folder, so a kill midway leaves nothing half done (src/db/demo-data-dir.ts).
+  // staging folder, so a kill midway leaves nothing half done (src/demo/demo-data-dir.ts).
   const embeddedOnDisk = !opts.db && !config.databaseUrl && config.dataDir !== 'memory';
   if (embeddedOnDisk && config.seed) {
     const templateDir = opts.demoTemplateDir === undefined ? DEFAULT_TEMPLATE_DIR : (opts.demoTemplateDir ?? undefined);
@@ -73,7 +73,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       async () =>
         existsSync(embeddedDatabaseDir(config.dataDir))
           ? { source: 'present' as const, summary: undefined }
-          : (await import('./db/demo-data-dir.js')).ensureEmbeddedDemo({ dataDir: config.dataDir, config, now, templateDir }),
+          : (await import('./demo/demo-data-dir.js')).ensureEmbeddedDemo({ dataDir: config.dataDir, config, now, templateDir }),
       (r) => ({ source: r.source, ...r.summary }),
     );
     if (demo.source === 'seeded') logger.info('demo marketplace seeded (SEED=0 to skip; `npm run build` prepares a template that makes this first start fast)');
@@ -162,7 +162,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
     // In memory there is nothing to keep atomic: seed the new database in place.
     const freshInMemory = ownsDb && db.kind === 'pglite' && !embeddedOnDisk && migrations.alreadyApplied.length === 0 && migrations.applied.length > 0;
     if (freshInMemory && config.seed && (await db.prisma.collection.count()) === 0) {
-      await steps.run('demo data', async () => (await import('./db/seed-demo.js')).seedDemo(services), (summary) => ({ source: 'seeded', ...summary }));
+      await steps.run('demo data', async () => (await import('./demo/seed-demo.js')).seedDemo(services), (summary) => ({ source: 'seeded', ...summary }));
     }
     if (!config.rpcUrl) logger.warn('RPC_URL is not set: checks that need chain state are skipped and the chain indexer is off');
     else if (config.indexer.enabled && opts.indexer !== false) stopIndexer = await steps.run('chain indexer', () => startIndexer(config, logger, services, clock, indexerRuntime));

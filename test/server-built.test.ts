@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { START_NODE_FLAGS } from '../scripts/start-node-flags.js';
 import { ENTRIES } from '../scripts/build.mjs';
 import { loadConfig } from '../src/config.js';
-import { DEMO_COLLECTION } from '../src/http/pages/demo-addresses.js';
+import { DEMO_COLLECTION } from '../src/demo/demo-addresses.js';
 import { signWithEthers6, standardAsk } from './helpers/maker-orders.js';
 import { spawnServerProcess } from './helpers/server-process.js';
 import { backendName, createPostgresDatabase, TEST_DATABASE_URL } from './helpers/test-database.js';

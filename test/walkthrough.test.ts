@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { getOperationAST, Kind, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../src/db/seed-demo.js';
-import { DEMO_COLLECTION } from '../src/http/pages/demo-addresses.js';
+import { seedDemo } from '../src/demo/seed-demo.js';
+import { DEMO_COLLECTION } from '../src/demo/demo-addresses.js';
 import { schema } from '../src/schema/index.js';
 import { signWithV1Sdk } from './helpers/maker-orders.js';
 import { available, titled } from './helpers/skip-reasons.js';

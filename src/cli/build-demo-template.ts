@@ -1,10 +1,10 @@
 // Run by `npm run build` (and so by postinstall): prepares the demo database once, so the first
-// `npm start` copies a folder instead of running initdb and the seed (src/db/demo-data-dir.ts).
+// `npm start` copies a folder instead of running initdb and the seed (src/demo/demo-data-dir.ts).
 //   node dist/build-demo-template.js [dir]      default: dist/demo-template
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config-or-exit.js';
-import { buildDemoTemplate } from '../db/demo-data-dir.js';
+import { buildDemoTemplate } from '../demo/demo-data-dir.js';
 import { DEFAULT_TEMPLATE_DIR } from '../db/template-dir.js';
 
 const usage = `usage: npm run build  (or: node dist/build-demo-template.js [dir])

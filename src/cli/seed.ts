@@ -1,9 +1,9 @@
 // npm run seed: loads the demo marketplace into the configured database (refuses a database
 // that already has collections, so it never mixes demo data into real data). Unlike the first
-// embedded start (src/db/demo-data-dir.ts) this is not atomic: interrupted, drop and recreate
+// embedded start (src/demo/demo-data-dir.ts) this is not atomic: interrupted, drop and recreate
 // the database before running it again.
 import { boot } from '../app.js';
-import { seedDemo } from '../db/seed-demo.js';
+import { seedDemo } from '../demo/seed-demo.js';
 import { createLogger } from '../logger.js';
 import { parseCommand, runCommand } from './command.js';
 

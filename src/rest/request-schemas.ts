@@ -9,7 +9,7 @@ import { ORDER_STATUSES } from '../domain/order-status.js';
 import { V1_EVENT_TYPES } from '../domain/activity-query.js';
 import { PAY_WITH } from '../domain/fulfillment.js';
 import { FULFILLMENT_EXAMPLE } from './openapi/fulfillment-example.js';
-import { DEMO_COLLECTION, DEMO_SIGNER } from '../http/pages/demo-addresses.js';
+import { DEMO_COLLECTION, DEMO_SIGNER } from '../demo/demo-addresses.js';
 import { TOKEN_EXAMPLE } from './openapi/token-example.js';
 
 const ADDRESS_MESSAGE = 'must be an address: 0x followed by 40 hexadecimal digits';

@@ -18,7 +18,7 @@ import { MaxUint256 } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from '../../src/chain/indexer/indexer.js';
 import type { Database } from '../../src/db/database.js';
-import { prng } from '../../src/db/prng.js';
+import { prng } from '../../src/demo/prng.js';
 import { TERMINAL_STATUSES, type OrderStatusName } from '../../src/domain/order-status.js';
 import type { ExchangeFill } from '../helpers/evm/deploy.js';
 import { chainStatus, COLLECTION_OFFER, filledHashes, registerCollections, STANDARD, startWorld, storeOrder, type OrderSpec, type World, worldEnv } from '../helpers/indexer-world.js';

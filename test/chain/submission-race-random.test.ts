@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChainReader } from '../../src/chain/chain-reader.js';
 import { createIndexer, type Indexer } from '../../src/chain/indexer/indexer.js';
 import { loadConfig } from '../../src/config.js';
-import { prng } from '../../src/db/prng.js';
+import { prng } from '../../src/demo/prng.js';
 import { createEventBus, type EventBus } from '../../src/events/event-bus.js';
 import { createOrderSubmissionService, type OrderSubmissionService } from '../../src/services/order-submission.js';
 import { OrderRejectedError } from '../../src/services/order-rejected.js';

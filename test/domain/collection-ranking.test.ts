@@ -3,7 +3,7 @@
 // English without regard to case or accents, ties on the address.
 import { describe, expect, it } from 'vitest';
 import { compareCollections, COLLECTION_ORDERS, rankCollections, type RankedCollection } from '../../src/domain/collection-ranking.js';
-import { prng } from '../../src/db/prng.js';
+import { prng } from '../../src/demo/prng.js';
 
 function randomCollections(seed: number, n: number): RankedCollection[] {
   const rnd = prng(seed);

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
-import { ensureEmbeddedDemo } from '../../src/db/demo-data-dir.js';
+import { ensureEmbeddedDemo } from '../../src/demo/demo-data-dir.js';
 
 const dir = process.argv[2]!;
 const timer = setInterval(() => {

@@ -1,7 +1,7 @@
 // GET /api/v1/collections, /collections/stats, /collections/listing-rewards, /orders/nonce on
 // the demo data: shapes of spec 2.6-2.8, unknown addresses, bad input, and agreement with GraphQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCollectionAddress, DEMO_WALLETS, seedDemo } from '../../src/db/seed-demo.js';
+import { demoCollectionAddress, DEMO_WALLETS, seedDemo } from '../../src/demo/seed-demo.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 

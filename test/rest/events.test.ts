@@ -4,7 +4,7 @@
 // the envelope with 400 for bad parameters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZERO_ADDRESS } from '../../src/domain/address.js';
-import { demoCollectionAddress, DEMO_WALLETS, seedDemo } from '../../src/db/seed-demo.js';
+import { demoCollectionAddress, DEMO_WALLETS, seedDemo } from '../../src/demo/seed-demo.js';
 import { signWithEthers6, standardAsk } from '../helpers/maker-orders.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';

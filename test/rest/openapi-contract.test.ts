@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boot, type Running } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
-import { DEMO_COLLECTIONS, demoCollectionAddress, DEMO_WALLETS, seedDemo } from '../../src/db/seed-demo.js';
+import { DEMO_COLLECTIONS, demoCollectionAddress, DEMO_WALLETS, seedDemo } from '../../src/demo/seed-demo.js';
 import type { SqlRunner } from '../../src/db/sql-runner.js';
 import { createLogger } from '../../src/logger.js';
 import { signWithEthers6, standardAsk, type MakerOrderBody } from '../helpers/maker-orders.js';

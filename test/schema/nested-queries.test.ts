@@ -1,7 +1,7 @@
 // The frontend's one-request page: orders with their collection and its stats. The number of
 // SQL statements must not depend on the page size (no N+1), counted at the database driver.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../src/db/seed-demo.js';
+import { seedDemo } from '../../src/demo/seed-demo.js';
 import { graphql } from '../../src/gql/index.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';

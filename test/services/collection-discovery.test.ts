@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareCollections, COLLECTION_ORDERS, type CollectionOrder } from '../../src/domain/collection-ranking.js';
 import { DEFAULT_COLLECTION_NAME } from '../../src/domain/collection-input.js';
-import { prng } from '../../src/db/prng.js';
+import { prng } from '../../src/demo/prng.js';
 import type { CollectionQuery } from '../../src/services/collection-discovery.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';

@@ -9,7 +9,7 @@ import { matchesStreamFilter } from '../../src/services/market-event-filter.js';
 import { eventsHeldByOwners, LOG_START, readMarketEventsAfter, type LogEvent } from '../../src/services/market-event-log.js';
 import { untilBelowHorizon } from '../helpers/event-log.js';
 import { backendName, openTestDatabase, type TestDatabase } from '../helpers/test-database.js';
-import { prng } from '../../src/db/prng.js';
+import { prng } from '../../src/demo/prng.js';
 
 const addr = (tag: string) => '0x' + tag.repeat(20);
 const COLLECTIONS = [addr('c1'), addr('c2'), addr('c3')];

@@ -4,7 +4,7 @@
 // uint256-sized collections, a floor that falls and rises, and a brute-force cross-check of the
 // rollup read path against a plain scan of the sales.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prng } from '../../src/db/prng.js';
+import { prng } from '../../src/demo/prng.js';
 import { STATS_WINDOWS } from '../../src/domain/stats-math.js';
 import type { CollectionStats } from '../../src/services/stats.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

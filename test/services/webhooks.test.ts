@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCollectionAddress, DEMO_WALLETS, seedDemo } from '../../src/db/seed-demo.js';
+import { demoCollectionAddress, DEMO_WALLETS, seedDemo } from '../../src/demo/seed-demo.js';
 import { createWebhookWorker } from '../../src/services/webhook-worker.js';
 import { untilBelowHorizon } from '../helpers/event-log.js';
 import { signWithEthers6, standardAsk } from '../helpers/maker-orders.js';

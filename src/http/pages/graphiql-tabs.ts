@@ -2,7 +2,7 @@
 // an analyst or frontend developer asks first, answerable on the demo data. A tab about one
 // collection names its page with charts; ORIGIN becomes this service's origin when GraphiQL is
 // served (./graphiql.ts), since the editor makes only absolute URLs clickable.
-import { DEMO_COLLECTION } from './demo-addresses.js';
+import { DEMO_COLLECTION } from '../../demo/demo-addresses.js';
 
 export const ORIGIN = '{origin}';
 const pageOf = (address: string) => `${ORIGIN}/collections/${address}`;

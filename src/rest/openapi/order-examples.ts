@@ -1,7 +1,7 @@
 // The examples of POST /orders and /orders/validate: a MakerOrder body, the Order a 201 answers
 // for it and its dry run. A fixed signed order cannot be an example that works when tried: it
 // expires, and once stored a second POST is DUPLICATE_ORDER. So the served document signs a fresh
-// listing with a demo wallet (src/db/seed-demo.ts), valid from now for 30 days at the signer's
+// listing with a demo wallet (src/demo/seed-demo.ts), valid from now for 30 days at the signer's
 // next nonce; the demo marketplace stores it as is. The fixed demo order stays as the template
 // of the document built without services (tests and tools).
 import { computeOrderHash, exchangeDomain, MAKER_ORDER_TYPES } from '../../domain/maker-order.js';
@@ -66,7 +66,7 @@ export async function signOrderExamples(services: Services): Promise<OrderExampl
   const { network } = services.deps;
   if (!network.exchange) return TEMPLATE_ORDER_EXAMPLES;
   // loaded on first use: the demo wallets are derived when the module loads
-  const { DEMO_WALLETS } = await import('../../db/seed-demo.js');
+  const { DEMO_WALLETS } = await import('../../demo/seed-demo.js');
   const wallet = DEMO_WALLETS.find((w) => w.address === examples.makerOrder.signer);
   if (!wallet) throw new Error(`the order example's signer ${examples.makerOrder.signer} is not a demo wallet`);
   const now = Math.floor(services.now().getTime() / 1000);

@@ -9,15 +9,15 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeF
 import path from 'node:path';
 import { Signature, type Wallet } from 'ethers';
 import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import { createPglite, wrapPglite } from '../db/pglite-database.js';
+import { lockDataDir } from '../db/data-dir-lock.js';
+import { embeddedDatabaseDir } from '../db/embedded-dir.js';
+import { migrate } from '../db/migrate.js';
 import { computeOrderHash, exchangeDomain, MAKER_ORDER_TYPES, type MakerOrder } from '../domain/maker-order.js';
 import { createEventBus } from '../events/event-bus.js';
 import { createServices, type Services } from '../services/index.js';
 import { inlineSignatureVerifier } from '../services/signature-pool.js';
-import type { Database } from './database.js';
-import { createPglite, wrapPglite } from './pglite-database.js';
-import { lockDataDir } from './data-dir-lock.js';
-import { embeddedDatabaseDir } from './embedded-dir.js';
-import { migrate } from './migrate.js';
 import { DEMO_WALLETS, seedDemo, type SeedSummary } from './seed-demo.js';
 
 /**

@@ -1,4 +1,4 @@
-// The first embedded start's demo data (src/db/demo-data-dir.ts): copied from a template built at
+// The first embedded start's demo data (src/demo/demo-data-dir.ts): copied from a template built at
 // install time, moved to the present when the template is old (orders re-signed, so every
 // signature still verifies), and all or nothing: a seed killed with -9 leaves no half demo and
 // the next start builds it again.
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { buildDemoTemplate, ensureEmbeddedDemo, type TemplateMeta } from '../../src/db/demo-data-dir.js';
+import { buildDemoTemplate, ensureEmbeddedDemo, type TemplateMeta } from '../../src/demo/demo-data-dir.js';
 import { computeOrderHash, exchangeDomain, type MakerOrder } from '../../src/domain/maker-order.js';
 import { checkSignature } from '../../src/domain/order-signature.js';
 

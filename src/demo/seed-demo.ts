@@ -10,7 +10,7 @@ import { encodeParams, type ParamValue } from '../domain/order-params.js';
 import type { OrderStatusName } from '../domain/order-status.js';
 import type { Services } from '../services/index.js';
 import { prng } from './prng.js';
-import { signedOrderRow } from './signed-order-row.js';
+import { signedOrderRow } from '../db/signed-order-row.js';
 
 const DAY = 86_400;
 const ETH = 10n ** 18n;
