@@ -14,7 +14,7 @@ import type { Database } from '../../db/database.js';
 import type { SqlRunner } from '../../db/sql-runner.js';
 import type { Network } from '../../domain/networks.js';
 import { floorLockSql, floorTimeCatchUpSql } from '../../db/floor-sql.js';
-import { storedStatusFromFacts } from '../../domain/order-status-rules.js';
+import { orderStatusChanges, type OrderEndingEvent } from '../../domain/order-status-changes.js';
 import type { OrderStatusName } from '../../domain/order-status.js';
 import { affectedKeys, findAffectedOrders } from './affected-orders.js';
 import { buildBatchScript, saleOf, type BlockRef, type SaleRow } from './batch-script.js';
@@ -110,6 +110,9 @@ export interface BackfillProgress {
 export class IndexerError extends Error {}
 /** The chain moved while a batch was being read; nothing was written and the next tick retries. */
 export class ChainMovedError extends IndexerError {}
+
+const endsOrders = (e: ChainEvent): e is ChainEvent & OrderEndingEvent =>
+  e.kind === 'TakerBid' || e.kind === 'TakerAsk' || e.kind === 'CancelMultipleOrders' || e.kind === 'CancelAllOrders';
 
 const noopLogger: IndexerLogger = { info() {}, warn() {}, error() {}, debug() {} };
 
@@ -299,25 +302,7 @@ export function createIndexer(opts: IndexerOptions) {
     const orders = withUnsettled(await findAffectedOrders(s, affectedKeys(events, network, collections), nowSec), unsettled);
     const facts = await readOrderFacts(provider, network, orders, to);
     const t2 = performance.now();
-    const filled = new Set<string>();
-    const deadNonces = new Set<string>();
-    const minNonce = new Map<string, bigint>();
-    for (const e of events) {
-      if (e.kind === 'TakerBid' || e.kind === 'TakerAsk') {
-        filled.add(e.orderHash);
-        deadNonces.add(`${e.maker}|${e.orderNonce}`);
-      } else if (e.kind === 'CancelMultipleOrders') for (const n of e.nonces) deadNonces.add(`${e.user}|${n}`);
-      else if (e.kind === 'CancelAllOrders' && e.newMinNonce > (minNonce.get(e.user) ?? 0n)) minNonce.set(e.user, e.newMinNonce);
-    }
-    const derived: { hash: string; status: OrderStatusName }[] = [];
-    for (const o of orders) {
-      const status = storedStatusFromFacts(o, {
-        filled: filled.has(o.hash),
-        nonceDead: deadNonces.has(`${o.signer}|${o.nonce}`) || o.nonce < (minNonce.get(o.signer) ?? 0n),
-        ...facts.get(o.hash),
-      });
-      if (status !== o.status) derived.push({ hash: o.hash, status });
-    }
+    const derived = orderStatusChanges(orders, events.filter(endsOrders), facts).map((c) => ({ hash: c.order.hash, status: c.status }));
 
     const fills = events.filter((e): e is FillEvent => (e.kind === 'TakerBid' || e.kind === 'TakerAsk') && collections.has(e.collection));
     const lastEvent = events.at(-1);
@@ -398,20 +383,18 @@ export function createIndexer(opts: IndexerOptions) {
     if (!unsettled.hashes.length) return;
     const facts = await readOrderFacts(provider, network, unsettled.stale, cursor.number);
     // the stored status never holds time (EXPIRED is read at the market clock, order-status.ts)
-    const changes = unsettled.stale
-      .map((o) => ({ o, status: storedStatusFromFacts(o, { filled: false, nonceDead: false, ...facts.get(o.hash) }) }))
-      .filter((x) => x.status !== x.o.status);
+    const changes = orderStatusChanges(unsettled.stale, [], facts);
     await opts.beforeWrite?.({ from: cursor.number + 1, to: cursor.number });
     const script = buildSettleScript({
       stream,
       cursor: cursor.number,
-      derived: changes.map((x) => ({ hash: x.o.hash, status: x.status })),
+      derived: changes.map((c) => ({ hash: c.order.hash, status: c.status })),
       hashes: unsettled.hashes,
       now: opts.now(),
       standardStrategies: network.strategies.standardSale,
     });
     if (script) await s.exec(script);
-    for (const { o, status } of changes) {
+    for (const { order: o, status } of changes) {
       emit({ type: 'orderStatusChanged', orderHash: o.hash, collection: o.collection, signer: o.signer, isOrderAsk: o.isOrderAsk, oldStatus: o.status, newStatus: status, blockNumber: cursor.number, reorg: false });
     }
   }

@@ -5,7 +5,7 @@
 // exist has no owner); a node that cannot be reached throws, so the batch is retried as a whole.
 import { Interface, getAddress, type JsonRpcProvider } from 'ethers';
 import { transferManagerFor, type Network } from '../../domain/networks.js';
-import type { OrderFacts } from '../../domain/order-status-rules.js';
+import type { ChainFacts } from '../../domain/order-status-changes.js';
 import type { OrderStatusName } from '../../domain/order-status.js';
 
 export interface LiveOrder {
@@ -21,8 +21,6 @@ export interface LiveOrder {
   endTime: bigint;
   status: OrderStatusName;
 }
-
-export type ChainFacts = Pick<OrderFacts, 'ownsAsset' | 'approvedForTransfer' | 'wethBalance' | 'wethAllowance'>;
 
 const TOKEN = new Interface([
   'function ownerOf(uint256 tokenId) view returns (address)',
