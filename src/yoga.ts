@@ -4,7 +4,6 @@ import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import { createYoga, type YogaLogger } from 'graphql-yoga';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
-import { maskError } from './graphql-errors.js';
 import { registerIndexerGauges } from './http/indexer-metrics.js';
 import { createMetrics } from './http/metrics.js';
 import { useAccessLog } from './http/access-log-plugin.js';
@@ -24,6 +23,7 @@ import { useRequestGuards } from './http/request-guards.js';
 import { API_PREFIX } from './rest/routes.js';
 import type { Logger } from './logger.js';
 import { useReadEngine } from './read-engine/use-read-engine.js';
+import { maskError } from './schema/errors.js';
 import { schema } from './schema/index.js';
 import type { Services } from './services/index.js';
 

@@ -1,5 +1,6 @@
-// One closed set of error codes shared by both surfaces. REST maps codes to HTTP statuses in
-// src/rest/http-status.ts; GraphQL puts the code in `extensions.code`. Messages name the rule.
+// One closed set of error codes shared by both surfaces. One table maps codes to HTTP statuses
+// (src/schema/errors.ts) for REST and GraphQL's `extensions.http`; GraphQL puts the code in
+// `extensions.code`. Messages name the rule.
 export const ERROR_CODES = [
   'BAD_REQUEST',
   'INVALID_ADDRESS',

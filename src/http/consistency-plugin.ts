@@ -8,8 +8,8 @@
 import type { ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { ServiceError } from '../domain/errors.js';
-import { maskError } from '../graphql-errors.js';
 import { API_PREFIX } from '../rest/routes.js';
+import { maskError } from '../schema/errors.js';
 import type { Services } from '../services/index.js';
 import { awaitConsistency, consistencyAsk, INDEXED_BLOCK_HEADER, consistencyExtensions, consistencyHeaders, withConsistencyText, type Consistency } from './consistency.js';
 import { originalRequest } from './request-context.js';

@@ -9,8 +9,7 @@
 // literal a custom scalar refused is first given its argument path (nameInvalidLiterals).
 import type { Plugin } from 'graphql-yoga';
 import { isAsyncIterable } from 'graphql-yoga';
-import { nameInvalidLiterals } from '../graphql-errors.js';
-import { clientErrorStatusFor } from '../rest/http-status.js';
+import { clientErrorStatusFor, nameInvalidLiterals } from '../schema/errors.js';
 
 type HttpExtension = { status?: number; spec?: boolean; headers?: Record<string, string> };
 

@@ -16,9 +16,8 @@ import type { GraphQLParams, Plugin, YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
-import { maskError } from '../graphql-errors.js';
 import type { Logger } from '../logger.js';
-import { RETRY_AFTER_SECONDS } from '../rest/http-status.js';
+import { maskError, RETRY_AFTER_SECONDS } from '../schema/errors.js';
 import { graphqlPolicyPlugins } from './graphql-policy.js';
 import type { RateLimitClient, RateLimiter } from './rate-limit.js';
 

@@ -4,10 +4,9 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { execute, GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Context } from '../context.js';
 import type { FieldProblem } from '../domain/errors.js';
-import { maskError } from '../graphql-errors.js';
+import { httpHeadersFor, httpStatusFor, maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
 import { fail, type RestReply } from './envelope.js';
-import { httpHeadersFor, httpStatusFor } from './http-status.js';
 
 export class RestFailure extends Error {
   constructor(readonly reply: RestReply) {

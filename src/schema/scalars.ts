@@ -1,14 +1,14 @@
 // Scalars for the marketplace's value formats. Parsing reuses the domain parsers so GraphQL and
 // REST accept and refuse exactly the same inputs. A refused value is an InvalidInputValue
-// carrying the problem code REST gives the same mistake; src/graphql-errors.ts names the
+// carrying the problem code REST gives the same mistake; ./errors.ts names the
 // variable path or argument it was found at (docs/api.md, "Errors").
 import { Kind, type ValueNode } from 'graphql';
 import { normalizeAddress } from '../domain/address.js';
 import { parseParams } from '../domain/order-params.js';
 import { normalizeHash } from '../domain/order-query.js';
 import { parseUint256 } from '../domain/uint256.js';
-import { InvalidInputValue } from '../graphql-errors.js';
 import { builder } from './builder.js';
+import { InvalidInputValue } from './errors.js';
 
 const literal = (ast: ValueNode): unknown => (ast.kind === Kind.STRING || ast.kind === Kind.INT ? ast.value : undefined);
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { GraphQLError } from 'graphql';
 import { isDatabaseUnavailable } from '../../src/db/database-unavailable.js';
-import { maskError } from '../../src/graphql-errors.js';
+import { maskError } from '../../src/schema/errors.js';
 
 const sysErr = (code: string) => Object.assign(new Error(`connect ${code} 10.1.2.3:5432`), { code, syscall: 'connect', errno: -111 });
 

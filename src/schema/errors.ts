@@ -1,14 +1,56 @@
-// What a client sees of a failure. Expected failures (ServiceError and GraphQL's own syntax,
-// validation and variable coercion errors) keep their message; anything else is masked as
-// INTERNAL so no stack trace or SQL ever reaches a client. Every error leaves here with
-// `extensions.code` and `extensions.http.status` from the one code -> status table
-// (src/rest/http-status.ts); yoga answers with the highest status among a response's errors
+// What a client sees of a failure, for GraphQL and REST alike. Expected failures (ServiceError
+// and GraphQL's own syntax, validation and variable coercion errors) keep their message; anything
+// else is masked as INTERNAL so no stack trace or SQL ever reaches a client. Every error leaves
+// here with `extensions.code` and `extensions.http.status` from the one code -> status table
+// below, which REST reads too; yoga answers with the highest status among a response's errors
 // (200 when there are none). docs/api.md, "Errors", states this rule.
 import { GraphQLError, Kind, visit, type ASTNode, type DocumentNode, type ValueNode } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
-import { isDatabaseUnavailable } from './db/database-unavailable.js';
-import { ServiceError } from './domain/errors.js';
-import { clientErrorStatusFor, httpHeadersFor, httpStatusFor } from './rest/http-status.js';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
+import { ServiceError, type ErrorCode } from '../domain/errors.js';
+
+// The one table from error code to HTTP status: REST answers with it, GraphQL puts it in
+// `extensions.http`.
+const STATUS: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  INVALID_ADDRESS: 400,
+  INVALID_CURSOR: 400,
+  // the event log no longer holds the cursor's position (retention): start again from a fresh read
+  CURSOR_EXPIRED: 410,
+  NOT_FOUND: 404,
+  ORDER_NOT_FILLABLE: 409,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  ADMIN_DISABLED: 403,
+  RATE_LIMITED: 429,
+  QUERY_TOO_COMPLEX: 400,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+export function httpStatusFor(code: string): number {
+  return STATUS[code as ErrorCode] ?? (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' || code === 'GRAPHQL_PARSE_FAILED' ? 400 : 500);
+}
+
+/** Headers a failure of this code carries (a 503 tells the client when to retry). */
+export function httpHeadersFor(code: string): Record<string, string> {
+  return code === 'SERVICE_UNAVAILABLE' ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {};
+}
+
+/** Seconds a client is asked to wait before retrying while a dependency is down. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The status of an error GraphQL or a plugin raised about the request itself (parse, validation,
+ * a disabled introspection, an operation outside the persisted list): the client's mistake, 400
+ * unless the table names the code.
+ */
+export function clientErrorStatusFor(code: string): number {
+  return STATUS[code as ErrorCode] ?? 400;
+}
 
 /** The database is not answering: the client should retry (503 + Retry-After), not report a bug. */
 export function serviceUnavailable(): ServiceError {
@@ -16,7 +58,7 @@ export function serviceUnavailable(): ServiceError {
 }
 
 /**
- * A custom scalar refused a value (src/schema/scalars.ts). The scalar does not know where the
+ * A custom scalar refused a value (./scalars.ts). The scalar does not know where the
  * value was; the error is given its place once GraphQL has reported it: for a variable by
  * maskError below, for a literal by nameInvalidLiterals. The client then sees BAD_USER_INPUT with
  * `extensions.problems: [{ field, code, message }]`, the same shape as a BAD_REQUEST's, `code`
