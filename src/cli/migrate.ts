@@ -6,8 +6,9 @@ import { parseCommand, runCommand } from './command.js';
 
 parseCommand({
   usage: `usage: npm run migrate
-Applies the pending SQL migrations of prisma/migrations to the configured database (DATABASE_URL,
-or the embedded one in DATA_DIR) and exits. The server does the same at every start.`,
+Applies the pending SQL migrations of prisma/migrations, then the new or changed repeatable steps
+of src/db/sql, to the configured database (DATABASE_URL, or the embedded one in DATA_DIR) and
+exits. The server does the same at every start.`,
 });
 
 await runCommand(async (config) => {
@@ -15,7 +16,7 @@ await runCommand(async (config) => {
   try {
     if (db.kind === 'postgres') await waitForDatabase(db, { seconds: config.databaseWaitSeconds });
     const r = await migrate(db.sql);
-    console.log(`${db.describe}: applied ${r.applied.length} (${r.applied.join(', ') || 'none'}), ${r.alreadyApplied.length} already applied`);
+    console.log(`${db.describe}: applied ${r.applied.length} (${r.applied.join(', ') || 'none'}), ${r.alreadyApplied.length} already applied; repeatable steps run: ${r.repeated.join(', ') || 'none'}`);
   } finally {
     await db.close();
   }
