@@ -34,6 +34,8 @@ const { values: args } = parseArgs({
     'cpu-prof': { type: 'string' },
     /** print how far behind each endpoint is when the writes end */
     backlog: { type: 'boolean', default: false },
+    /** print the healthy firehose endpoints' worst latency per 5 s of the step */
+    timeline: { type: 'boolean', default: false },
   },
 });
 const RATES = args.rates!.split(',').map(Number);
@@ -59,6 +61,8 @@ interface Receiver {
   got: Map<string, number>;
   /** ms from created_at to the first receipt, healthy receivers only */
   latencies: number[];
+  /** [created_at ms, latency ms] of the first receipts, healthy receivers only */
+  timeline: [number, number][];
   verified: number;
   refused: number;
 }
@@ -83,7 +87,11 @@ function listen(r: Receiver): Promise<void> {
     const t = payload.data.tokenId;
     const n = r.got.get(t) ?? 0;
     r.got.set(t, n + 1);
-    if (n === 0 && r.behaviour === 'healthy') r.latencies.push(at - Date.parse(payload.data.createdAt));
+    if (n === 0 && r.behaviour === 'healthy') {
+      const created = Date.parse(payload.data.createdAt);
+      r.latencies.push(at - created);
+      if (args.timeline) r.timeline.push([created, at - created]);
+    }
     res.writeHead(204).end();
   });
   r.server = server;
@@ -120,7 +128,7 @@ await runBench(async () => {
 
   const receivers: Receiver[] = [];
   for (let i = 0; i < COLLECTIONS + FIREHOSE; i++) {
-    const r: Receiver = { index: i, behaviour: behaviourOf(i), collection: i < COLLECTIONS ? collections[i]! : null, secret: '', port: 0, server: null, got: new Map(), latencies: [], verified: 0, refused: 0 };
+    const r: Receiver = { index: i, behaviour: behaviourOf(i), collection: i < COLLECTIONS ? collections[i]! : null, secret: '', port: 0, server: null, got: new Map(), latencies: [], timeline: [], verified: 0, refused: 0 };
     await listen(r);
     const res = await fetch(new URL('/api/v1/webhooks', base), {
       method: 'POST',
@@ -150,6 +158,7 @@ await runBench(async () => {
     for (const r of receivers) {
       r.got.clear();
       r.latencies = [];
+      r.timeline = [];
     }
     const verified0 = receivers.reduce((n, r) => n + r.verified, 0);
     const refused0 = receivers.reduce((n, r) => n + r.refused, 0);
@@ -234,6 +243,14 @@ await runBench(async () => {
       fixed(statements / Math.max(1, verified), 2),
       met ? 'MET' : 'NOT MET',
     ]);
+    if (args.timeline) {
+      const worst = new Map<number, number>();
+      const start = Date.now() - (performance.now() - t0);
+      for (const r of receivers.filter((x) => !x.collection)) for (const [c, l] of r.timeline) worst.set(Math.floor((c - start) / 5000), Math.max(worst.get(Math.floor((c - start) / 5000)) ?? 0, l));
+      console.log(`  healthy firehose, worst latency per 5 s of the step: ${[...worst].sort((a, b) => a[0] - b[0]).map(([k, l]) => `${k * 5}s:${l}`).join(' ')}`);
+    }
+    const p99Of = (rs: Receiver[]) => fixed(percentile(Float64Array.from(rs.flatMap((r) => r.latencies)).sort(), 99), 0);
+    console.log(`  healthy p99 by kind: collection endpoints ${p99Of(receivers.filter((r) => r.collection))} ms, firehose ${p99Of(receivers.filter((r) => !r.collection))} ms`);
     console.log(
       `step ${rate}/min: ${total} events in ${fixed(writeSeconds, 1)} s (${refusedWrites} writes refused), ${dueCount} deliveries due, drained ${fixed(drainSeconds, 1)} s after the writes; ` +
         `server RSS ${fixed(rssMb(server.pid), 0)} MB; this process (writer, receivers) CPU ${fixed(((process.cpuUsage(benchCpu0).user + process.cpuUsage(benchCpu0).system) / 1e6 / seconds) * 100, 0)} %; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,

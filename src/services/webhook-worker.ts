@@ -31,8 +31,16 @@ import { postWebhook, WebhookAgents, type SendResult } from './webhook-sender.js
 
 /** Endpoints claimed by one pass of runOnce (worked concurrently). */
 const CLAIM_BATCH = 10;
-/** Endpoints the running sender keeps in flight at once. */
-export const SENDER_CONCURRENCY = 64;
+/** Endpoints the running sender keeps in flight at once (delivering, or leased and waiting for events). */
+export const SENDER_CONCURRENCY = 256;
+/** Above this many in flight, a caught-up endpoint is released at once rather than held. */
+const HOLD_BELOW = 192;
+/** How long the running sender keeps a caught-up endpoint leased, waiting for its next events. */
+const HOLD_IDLE_MS = 2000;
+/** The longest one claim is held: then the endpoint goes back in line (another instance may take it). */
+const HOLD_MAX_MS = 20_000;
+/** A caught-up endpoint's progress is written unless more events come within this long. */
+const ACK_IDLE_MS = 100;
 /** Events delivered to one endpoint per claim before it goes back in line (fairness). */
 const EVENTS_PER_CLAIM = 200;
 /** Events read per log read. */
@@ -52,6 +60,11 @@ export interface WebhookWorkerOptions {
   /** told about every attempt (metrics) */
   onAttempt?: (outcome: DeliveryOutcome, result: SendResult) => void;
   log?: { warn(o: object, m: string): void };
+}
+
+/** The running sender's side of a held endpoint: waits until it is poked (true) or the time is up (false). */
+interface Hold {
+  wait(id: string, ms: number): Promise<boolean>;
 }
 
 interface Claimed {
@@ -166,15 +179,36 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
     return disable ? 'disabled' : 'failed';
   }
 
-  /** Works one claimed endpoint; true when it may have more to deliver right away. */
-  async function work(ep: Claimed): Promise<boolean> {
+  /**
+   * Works one claimed endpoint; true when it may have more to deliver right away. With `hold` (the
+   * running sender) a caught-up endpoint stays leased and waits for its next events instead of
+   * going back through a claim, so a busy endpoint costs one read and one acknowledgement per
+   * batch, not four statements and a turn in the claim loop.
+   */
+  async function work(ep: Claimed, hold?: Hold): Promise<boolean> {
     const filter = (typeof ep.filter === 'string' ? JSON.parse(ep.filter) : ep.filter) as MarketEventStreamFilter;
+    /** where the next read starts; `acked` is where the endpoint's durable cursor stands */
     let position: LogPosition = { txId: ep.txId, id: ep.cursor };
+    let acked = position;
     let failures = ep.failureCount;
     let sent = 0;
     const webhook = new Webhook(ep.secret);
+    const claimedAt = performance.now();
+    let delivered: { e: LogEvent; r: SendResult; attempt: number }[] = [];
+    let ackedAt = performance.now();
+    /** Writes the cursor at `to` and the attempts since the last write; false when the lease is lost. */
+    const ack = async (to: LogPosition) => {
+      const ok = await acknowledge(ep.id, to, delivered);
+      acked = to;
+      delivered = [];
+      ackedAt = performance.now();
+      return ok;
+    };
+    const unacked = () => delivered.length > 0 || comparePositions(position, acked) !== 0;
+    let leased = true;
     try {
-      while (sent < EVENTS_PER_CLAIM) {
+      for (;;) {
+        if (hold ? performance.now() - claimedAt >= HOLD_MAX_MS : sent >= EVENTS_PER_CLAIM) return true;
         let read;
         try {
           read = await readMarketEventsAfter(sql, position, filter, READ_BATCH);
@@ -183,20 +217,13 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
           // retention deleted events this endpoint had not received: say so in its log and go on from what is kept
           const pruned = await prunedThrough(sql);
           if (!pruned) throw err;
+          if (unacked() && !(await ack(position))) return (leased = false);
           await record(ep.id, [], 0, { ok: false, statusCode: null, error: `events up to ${pruned.maxId} were pruned (EVENT_LOG_RETENTION_DAYS) before delivery`, durationMs: 0 });
           position = { txId: pruned.txId, id: pruned.id };
-          if (!(await advance(ep.id, position))) return false;
+          if (!(await advance(ep.id, position))) return (leased = false);
+          acked = position;
           continue;
         }
-        let delivered: { e: LogEvent; r: SendResult; attempt: number }[] = [];
-        let acked = performance.now();
-        const ack = async (to: LogPosition) => {
-          const ok = await acknowledge(ep.id, to, delivered);
-          position = to;
-          delivered = [];
-          acked = performance.now();
-          return ok;
-        };
         for (const e of read.events) {
           const at = new Date();
           const body = webhookPayload(e, at);
@@ -204,26 +231,41 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
           const result = await postWebhook(ep.url, body, headers, cfg, agents);
           if (!result.ok) {
             // what went through is acknowledged first; the cursor stays before the event that failed
-            if (delivered.length && !(await ack({ txId: delivered.at(-1)!.e.txId, id: delivered.at(-1)!.e.id }))) return false;
+            if (unacked() && !(await ack(position))) return (leased = false);
             await record(ep.id, [e.id], failures + 1, result);
             const outcome = await fail(ep, failures + 1, result);
+            leased = false;
             opts.onAttempt?.(outcome, result);
             return false;
           }
           opts.onAttempt?.('delivered', result);
           delivered.push({ e, r: result, attempt: failures + 1 });
+          position = { txId: e.txId, id: e.id };
           failures = 0;
           sent++;
           // a slow receiver: write progress (and renew the lease) now and then, not only per read
-          if (performance.now() - acked >= ACK_EVERY_MS && !(await ack({ txId: e.txId, id: e.id }))) return false;
+          if (performance.now() - ackedAt >= ACK_EVERY_MS && !(await ack(position))) return (leased = false);
         }
         // past rows that did not match, too: the next read starts there
-        if ((delivered.length || comparePositions(read.next, position) !== 0) && !(await ack(read.next))) return false;
-        if (!read.more) return false;
+        position = read.next;
+        if (read.more) {
+          if (performance.now() - ackedAt >= ACK_EVERY_MS && !(await ack(position))) return (leased = false);
+          continue;
+        }
+        if (!hold) return false;
+        // caught up: progress is written unless more events come within ACK_IDLE_MS (a busy endpoint
+        // then writes it once per ACK_EVERY_MS); then the endpoint waits, leased, for its next events
+        if (unacked()) {
+          if (performance.now() - ackedAt < ACK_EVERY_MS && (await hold.wait(ep.id, ACK_IDLE_MS))) continue;
+          if (!(await ack(position))) return (leased = false);
+        }
+        if (!(await hold.wait(ep.id, HOLD_IDLE_MS))) return false;
       }
-      return true;
     } finally {
-      await release(ep.id).catch(() => {});
+      if (leased) {
+        if (unacked()) await ack(position).catch(() => {});
+        await release(ep.id).catch(() => {});
+      }
     }
   }
 
@@ -244,6 +286,8 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
     })().finally(() => (running = null)));
 
   let stopped = true;
+  /** endpoints the running sender holds; `resolve` is set while one waits for events */
+  const mine = new Map<string, { poked: boolean; resolve: ((more: boolean) => void) | null }>();
   let wake: (() => void) | null = null;
   let woken = false;
   let loop: Promise<void> | null = null;
@@ -272,34 +316,74 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
         woken = true;
         wake?.();
       };
+      // the endpoints this sender holds: poked when the log gains events for them
+      for (const ep of mine.values()) ep.resolve?.(false);
+      mine.clear();
+      const hold: Hold = {
+        wait(id, ms) {
+          const held = mine.get(id);
+          if (!held || stopped || inFlight.size > HOLD_BELOW) return Promise.resolve(false);
+          if (held.poked) {
+            held.poked = false;
+            return Promise.resolve(true);
+          }
+          return new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => done(false), ms);
+            const done = (more: boolean) => {
+              clearTimeout(timer);
+              held.resolve = null;
+              held.poked = false;
+              resolve(more);
+            };
+            held.resolve = done;
+          });
+        },
+      };
+      const poke = (id: string) => {
+        const held = mine.get(id)!;
+        if (held.resolve) held.resolve(true);
+        else held.poked = true;
+      };
       loop = (async () => {
         while (!stopped) {
           woken = false;
-          const free = SENDER_CONCURRENCY - inFlight.size;
-          if (free > 0) {
-            try {
-              // the endpoints the log's new events concern; every due endpoint once per poll interval
-              await hints.update();
-              const everything = performance.now() - claimedAllAt >= cfg.pollMs;
-              if (everything) claimedAllAt = performance.now();
-              const only = everything ? null : hints.ids();
-              const claimed = only?.length === 0 ? [] : await claim(free, only);
-              for (const ep of claimed) {
-                hints.forget(ep.id);
-                const p: Promise<void> = work(ep)
-                  .then(
-                    (more) => void (more && hints.add(ep.id)),
-                    (err) => opts.log?.warn({ err, endpoint: ep.id }, 'webhook delivery failed; retrying at the next claim'),
-                  )
-                  .finally(() => {
-                    inFlight.delete(p);
-                    kick();
-                  });
-                inFlight.add(p);
-              }
-            } catch (err) {
-              opts.log?.warn({ err }, 'webhook claim failed; retrying at the next poll');
+          try {
+            // the endpoints the log's new events concern; every due endpoint once per poll interval
+            await hints.update();
+            const everything = performance.now() - claimedAllAt >= cfg.pollMs;
+            if (everything) claimedAllAt = performance.now();
+            // held ones read on from their own cursor; the others are claimed
+            for (const id of everything ? [...mine.keys()] : hints.ids()) {
+              if (!mine.has(id)) continue;
+              hints.forget(id);
+              poke(id);
             }
+            const only = everything ? null : hints.ids();
+            const free = SENDER_CONCURRENCY - inFlight.size;
+            // hinted endpoints wait for a slot: idle held ones make room (their slots free as they release)
+            let room = free;
+            for (const held of only ? mine.values() : []) {
+              if (room >= only!.length) break;
+              if (held.resolve) (held.resolve(false), room++);
+            }
+            const claimed = only?.length === 0 || free <= 0 ? [] : await claim(free, only);
+            for (const ep of claimed) {
+              hints.forget(ep.id);
+              mine.set(ep.id, { poked: false, resolve: null });
+              const p: Promise<void> = work(ep, hold)
+                .then(
+                  (more) => void (more && hints.add(ep.id)),
+                  (err) => opts.log?.warn({ err, endpoint: ep.id }, 'webhook delivery failed; retrying at the next claim'),
+                )
+                .finally(() => {
+                  mine.delete(ep.id);
+                  inFlight.delete(p);
+                  kick();
+                });
+              inFlight.add(p);
+            }
+          } catch (err) {
+            opts.log?.warn({ err }, 'webhook claim failed; retrying at the next poll');
           }
           if (stopped) break;
           await new Promise((r) => setTimeout(r, CLAIM_GAP_MS));
@@ -322,6 +406,7 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
     async stop() {
       stopped = true;
       wake?.();
+      for (const held of mine.values()) held.resolve?.(false);
       await loop;
       await running?.catch(() => {});
       agents.destroy();

@@ -280,6 +280,42 @@ describe(`webhooks (${backendName})`, () => {
     expect(await webhooks()).toMatchObject({ status: 'up' });
   });
 
+  it('the running sender keeps a caught-up endpoint leased: the next event goes out without a new claim, the cursor is written while it waits, and stop releases it at once', async () => {
+    let secret = '';
+    const r = await startReceiver(() => secret);
+    const worker = sender();
+    const row = async () =>
+      (await app.db.sql.query<{ owner: string | null; cursor: string; checked: string }>(`SELECT lease_owner AS owner, cursor_id::text AS cursor, checked_at::text AS checked FROM webhook_endpoints WHERE id = $1::bigint`, [ep.endpoint.id]))[0]!;
+    const until = async (what: () => boolean | Promise<boolean>) => {
+      for (let i = 0; i < 200 && !(await what()); i++) await new Promise((ok) => setTimeout(ok, 25));
+      expect(await what()).toBe(true);
+    };
+    const ep = await create(r.url, { collection: demoCollectionAddress(2) });
+    secret = ep.secret;
+    try {
+      worker.start();
+      await list(2);
+      await until(() => r.got.length === 1);
+      // caught up: the cursor is written within moments, and the endpoint stays leased to this sender
+      await until(async () => (await row()).cursor === r.got[0]!.eventId);
+      const held = await row();
+      expect(held.owner).toBe(worker.instanceId);
+      await list(2);
+      await until(() => r.got.length === 2);
+      await until(async () => (await row()).cursor === r.got[1]!.eventId);
+      // the same claim delivered it (a claim stamps checked_at)
+      expect((await row()).checked).toBe(held.checked);
+      const t0 = performance.now();
+      await worker.stop();
+      expect(performance.now() - t0).toBeLessThan(1000);
+      expect((await row()).owner).toBeNull();
+      expect(new Set(r.got.map((e) => e.eventId)).size).toBe(2);
+    } finally {
+      await worker.stop();
+      await r.close();
+    }
+  });
+
   it('two workers on one database never deliver to one endpoint at once, deliver every event once, and take over an expired lease', async () => {
     let secret = '';
     const r = await startReceiver(() => secret);
