@@ -3,10 +3,9 @@
 // `extensions.eventId` (graphql-ws clients read it there), and over SSE the event carries it as
 // `id:`, so a browser's EventSource, or any SSE client, sends it back as Last-Event-ID when it
 // reconnects. Such a subscription's events are executed once per distinct request and shared
-// (shared-event-execution.ts), and so is each result's SSE frame. yoga's own SSE writer has no
-// `id:` field, which is why this one is written here: the same framing as yoga's (a first comment
-// to flush the headers, a comment as keep-alive every 12 s, `event: next` per result,
-// `event: complete` at the end).
+// (shared-event-execution.ts). yoga's own SSE writer has no `id:` field, which is why this one is
+// written here: the same framing as yoga's (a first comment to flush the headers, a comment as
+// keep-alive every 12 s, `event: next` per result, `event: complete` at the end).
 import type { ExecutionArgs, ExecutionResult, GraphQLFormattedError } from 'graphql';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -34,15 +33,6 @@ function frame(result: ExecutionResult): string {
   return `${typeof id === 'string' ? `id: ${id}\n` : ''}event: next\ndata: ${JSON.stringify(body)}\n\n`;
 }
 
-/** Frames by result: a shared execution's result is written to every subscriber of its request, serialised once. */
-const frames = new WeakMap<ExecutionResult, Uint8Array>();
-
-function encodedFrame(result: ExecutionResult, encoder: TextEncoder): Uint8Array {
-  let bytes = frames.get(result);
-  if (!bytes) frames.set(result, (bytes = encoder.encode(frame(result))));
-  return bytes;
-}
-
 function sseWithIds(result: AsyncIterable<ExecutionResult>, fetchAPI: FetchApi): Response {
   const encoder = new fetchAPI.TextEncoder();
   const iterator = result[Symbol.asyncIterator]();
@@ -58,7 +48,7 @@ function sseWithIds(result: AsyncIterable<ExecutionResult>, fetchAPI: FetchApi):
     async pull(controller) {
       try {
         const { value, done } = await iterator.next();
-        if (value != null) controller.enqueue(encodedFrame(value, encoder));
+        if (value != null) controller.enqueue(encoder.encode(frame(value)));
         if (done) {
           controller.enqueue(encoder.encode('event: complete\ndata:\n\n'));
           clearInterval(keepAlive);
