@@ -4,7 +4,7 @@
 // executor ran the same selection on that object 1,000 times, most of the server's CPU per event
 // (docs/performance.md, "SSE"). Here the result is kept on the payload (a WeakMap: it lives while
 // some stream still holds the event) under a key of everything else the execution reads: the
-// document, the operation, the variables, and the headers the guards read (src/schema/admin-guard.ts),
+// document, the operation, the variables, and the headers the guards read (src/services/api-key-guards.ts),
 // so a field behind a key is never answered from another caller's execution. What stays per
 // subscriber: its source stream (cursor, filter) and writing the result.
 import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, getOperationAST, type GraphQLField, Kind } from 'graphql';

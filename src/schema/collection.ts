@@ -1,6 +1,6 @@
 // Collection (spec 2.6), its nested stats and orders, and the admin upsert.
 import { DEFAULT_COLLECTION_NAME, COLLECTION_TYPES } from '../domain/collection-input.js';
-import { requireAdmin } from './admin-guard.js';
+import { requireAdmin } from '../services/api-key-guards.js';
 import { builder } from './builder.js';
 import { CollectionStatsRef } from './collection-stats.js';
 import { Order, OrderConnection, OrderFilterInput, OrderSortEnum, resolveOrderConnection } from './order.js';

@@ -1,6 +1,6 @@
 // The operator feed of external market data for listing rewards (spec 2.8): an admin mutation
 // behind the same guard as upsertCollection. Validation lives in src/services/market-data.ts.
-import { requireAdmin } from './admin-guard.js';
+import { requireAdmin } from '../services/api-key-guards.js';
 import { builder } from './builder.js';
 
 const MarketDataInput = builder.inputType('MarketDataInput', {

@@ -4,10 +4,10 @@
 import { ORDER_PROBLEM_CODES, type OrderProblem } from '../domain/order-problems.js';
 import { ORDER_WARNING_CODES, type OrderWarning } from '../domain/order-warnings.js';
 import type { Order as OrderRow } from '../generated/prisma/client.js';
+import { requireWriteKey } from '../services/api-key-guards.js';
 import { MAX_BATCH, type OrderValidation } from '../services/order-submission.js';
 import { OrderRejectedError } from '../services/order-rejected.js';
 import { ServiceError } from '../domain/errors.js';
-import { requireWriteKey } from './admin-guard.js';
 import { builder } from './builder.js';
 import { Order } from './order.js';
 

@@ -5,8 +5,8 @@
 import { MarketEventTypeEnum } from './activity.js';
 import type { MarketEventStreamFilter } from '../domain/market-event-stream.js';
 import { WEBHOOK_STATUSES } from '../domain/webhook-endpoint.js';
+import { requireApiKeyOwner } from '../services/api-key-guards.js';
 import type { WebhookDelivery as DeliveryShape, WebhookEndpoint as EndpointShape } from '../services/webhook-endpoints.js';
-import { requireApiKeyOwner } from './admin-guard.js';
 import { builder } from './builder.js';
 import { MarketEventStreamFilterInput } from './market-event-stream.js';
 

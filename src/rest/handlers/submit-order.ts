@@ -5,7 +5,7 @@
 // byte-identical to what the createOrder/validateOrder fields answer.
 import type { Context } from '../../context.js';
 import type { OrderProblem } from '../../domain/order-problems.js';
-import { requireWriteKey } from '../../schema/admin-guard.js';
+import { requireWriteKey } from '../../services/api-key-guards.js';
 import { OrderRejectedError } from '../../services/order-rejected.js';
 import { fail, ok, type RestReply } from '../envelope.js';
 import { orderToV1Json } from '../order-json.js';

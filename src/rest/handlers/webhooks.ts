@@ -4,7 +4,7 @@
 import type { Context } from '../../context.js';
 import { normalizeAddress } from '../../domain/address.js';
 import { badRequest } from '../../domain/errors.js';
-import { requireApiKeyOwner } from '../../schema/admin-guard.js';
+import { requireApiKeyOwner } from '../../services/api-key-guards.js';
 import { ok } from '../envelope.js';
 import type { Query } from '../query-string.js';
 import { readJsonBody } from '../read-json-body.js';

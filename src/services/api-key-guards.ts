@@ -1,10 +1,17 @@
-// The guards: the admin key for operator mutations, and optional write keys for order writes.
-// The admin guard for operator mutations: enabled only when ADMIN_API_KEY is set, and the
-// `x-api-key` header must match it. Compared as SHA-256 digests in constant time, so neither
-// the key's content nor its length leaks through timing.
+// The guards of the API keys: the admin key for operator mutations, optional write keys for order
+// writes, and the key that owns webhook endpoints. GraphQL resolvers and REST handlers call the
+// same guard with their request's context, so both surfaces refuse a key alike. Keys are compared
+// as SHA-256 digests in constant time, so neither a key's content nor its length leaks through
+// timing.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Context } from '../context.js';
+import type { Config } from '../config.js';
 import { ServiceError } from '../domain/errors.js';
+
+/** Who is calling: the deployment's keys and the request's headers (a request's Context serves). */
+export interface Caller {
+  services: { deps: { config: Pick<Config, 'adminApiKey' | 'writeApiKeys' | 'apiKeyLimits'> } };
+  headers: Headers;
+}
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -12,7 +19,8 @@ export function keyMatches(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
-export function requireAdmin(ctx: Context): void {
+/** Operator mutations: enabled only when ADMIN_API_KEY is set, and the `x-api-key` header must match it. */
+export function requireAdmin(ctx: Caller): void {
   const expected = ctx.services.deps.config.adminApiKey;
   if (!expected) throw new ServiceError('ADMIN_DISABLED', 'administration is disabled: set ADMIN_API_KEY to enable it');
   const given = ctx.headers.get('x-api-key');
@@ -21,7 +29,7 @@ export function requireAdmin(ctx: Context): void {
 }
 
 /** Order writes need X-Looks-Api-Key (one of WRITE_API_KEYS) when write keys are configured. */
-export function requireWriteKey(ctx: Context): void {
+export function requireWriteKey(ctx: Caller): void {
   const keys = ctx.services.deps.config.writeApiKeys;
   if (!keys.length) return;
   const given = ctx.headers.get('x-looks-api-key');
@@ -34,7 +42,7 @@ export function requireWriteKey(ctx: Context): void {
  * Webhook endpoints belong to an API key: one of API_KEYS or WRITE_API_KEYS in X-Looks-Api-Key.
  * Returns the owner as stored, the key's SHA-256 in hex (the key itself is never stored).
  */
-export function requireApiKeyOwner(ctx: Context): string {
+export function requireApiKeyOwner(ctx: Caller): string {
   const known = [...ctx.services.deps.config.apiKeyLimits.keys()];
   if (!known.length) throw new ServiceError('FORBIDDEN', 'webhooks belong to API keys: this deployment has none (API_KEYS, WRITE_API_KEYS)');
   const given = ctx.headers.get('x-looks-api-key');
