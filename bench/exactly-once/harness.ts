@@ -109,7 +109,8 @@ export async function runExactlyOnce(opts: ExactlyOnceOptions): Promise<ExactlyO
     const clients = specs.map((s) => startStreamClient(s, clientOpts));
     cleanups.push(async () => clients.forEach((c) => c.close()));
 
-    const driver = createMarketDriver(world, () => bases, rnd);
+    const indexedBlock = async () => Number((await db.query(`SELECT block_number::text AS n FROM indexer_cursor WHERE stream = 'main'`)).rows[0]?.n ?? -1);
+    const driver = createMarketDriver(world, () => bases, rnd, indexedBlock);
     await driver.setup();
     const t0 = performance.now();
     driver.start(opts.meanGapMs ?? 150);
@@ -125,8 +126,7 @@ export async function runExactlyOnce(opts: ExactlyOnceOptions): Promise<ExactlyO
     // the end: the indexer has every block, the clients stop dropping and catch up
     const head = await world.evm.provider.getBlockNumber();
     for (const deadline = Date.now() + 60_000; ; ) {
-      const [row] = (await db.query(`SELECT block_number::text AS n FROM indexer_cursor WHERE stream = 'main'`)).rows;
-      if (row && Number(row.n) >= head) break;
+      if ((await indexedBlock()) >= head) break;
       if (Date.now() > deadline) throw new Error(`the indexer did not reach block ${head} within 60 s`);
       await sleep(100);
     }

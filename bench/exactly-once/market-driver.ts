@@ -1,7 +1,7 @@
 // A randomized market on a local EVM, driven through the service's real write paths: signed
 // listings and offers POSTed to /api/v1/orders (whichever instance answers), and on chain mints,
-// fills, transfers and cancels that the instances' indexer turns into SALE, TRANSFER, MINT,
-// STATUS_CHANGE and CANCEL_* events. Chain transactions go one at a time, so their nonces need
+// fills, transfers, cancels and reorgs that the instances' indexer turns into SALE, TRANSFER,
+// MINT, STATUS_CHANGE, CANCEL_* and RETRACTED events. Chain transactions go one at a time, so their nonces need
 // no bookkeeping; more lanes POST orders meanwhile. A revert or a refused order is counted, not
 // fatal.
 import type { Wallet } from 'ethers';
@@ -30,7 +30,8 @@ export interface DriverStats {
   reasons: string[];
 }
 
-export function createMarketDriver(world: World, instances: () => string[], rnd: ReturnType<typeof prng>) {
+/** `indexedBlock`: the block the service's indexer has committed (a reorg waits for it to index the fill it undoes). */
+export function createMarketDriver(world: World, instances: () => string[], rnd: ReturnType<typeof prng>, indexedBlock: () => Promise<number>) {
   const { c, evm, network } = world;
   const minter = evm.wallets[0]!;
   const sellers = evm.wallets.slice(2, 10);
@@ -87,6 +88,19 @@ export function createMarketDriver(world: World, instances: () => string[], rnd:
     };
     return { hash: await post(await signWithEthers6(w, 31337, network.exchange, body)), nonce, price: BigInt(body.price) };
   }
+
+  const fillOf = (l: Listing) => ({
+    orderHash: l.hash,
+    orderNonce: l.nonce,
+    maker: l.signer.address,
+    strategy: STANDARD,
+    currency: network.weth,
+    collection: c.addresses.erc721,
+    tokenId: l.tokenId,
+    amount: 1n,
+    price: l.price,
+    isERC1155: false,
+  });
 
   const actions: [string, number, () => Promise<boolean>][] = [
     [
@@ -151,12 +165,28 @@ export function createMarketDriver(world: World, instances: () => string[], rnd:
         const l = rnd.pick([...listings.values()]);
         listings.delete(l.hash);
         const buyer = rnd.pick(buyers);
-        const fill = { orderHash: l.hash, orderNonce: l.nonce, maker: l.signer.address, strategy: STANDARD, currency: network.weth, collection: c.addresses.erc721, tokenId: l.tokenId, amount: 1n, price: l.price, isERC1155: false };
-        await send(c.exchange.connect(buyer).fillAsk(fill, { gasLimit: 1_000_000 }));
+        await send(c.exchange.connect(buyer).fillAsk(fillOf(l), { gasLimit: 1_000_000 }));
         // the buyer sells it on later
         const next = rnd.pick(sellers);
         await send(c.erc721.connect(buyer).transferFrom(buyer.address, next.address, l.tokenId));
         owner721.set(l.tokenId, next);
+        return true;
+      },
+    ],
+    [
+      // a fill the indexer has seen, replaced by a longer chain without it: RETRACTED rows for
+      // its SALE, TRANSFER and status change, and the listing live again
+      'reorg',
+      2,
+      async () => {
+        if (!listings.size) return false;
+        const l = rnd.pick([...listings.values()]);
+        const snapshot = await world.rpc<string>('evm_snapshot');
+        await send(c.exchange.connect(rnd.pick(buyers)).fillAsk(fillOf(l), { gasLimit: 1_000_000 }));
+        const filledAt = await evm.provider.getBlockNumber();
+        for (const deadline = Date.now() + 5000; Date.now() < deadline && (await indexedBlock()) < filledAt; ) await new Promise((r) => setTimeout(r, 50));
+        await world.rpc('evm_revert', [snapshot]);
+        while ((await evm.provider.getBlockNumber()) <= filledAt) await world.rpc('evm_mine');
         return true;
       },
     ],

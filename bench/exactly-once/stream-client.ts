@@ -129,15 +129,16 @@ export function startStreamClient(spec: ClientSpec, opts: ClientOptions): Stream
             const lines = frame.split('\n');
             const event = lines.find((l) => l.startsWith('event:'))?.slice(6).trim();
             if (event !== 'next') continue;
+            // as EventSource does: any frame's id: field moves Last-Event-ID, an error's too
+            const sseId = lines.find((l) => l.startsWith('id:'))?.slice(3).trim();
+            if (sseId !== undefined) lastSseId = sseId;
             const data = JSON.parse(lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join(''));
             const id = data?.data?.marketEvents?.eventId as string | undefined;
             if (!id) {
               for (const e of data?.errors ?? []) noteError(e?.extensions?.code ?? 'UNKNOWN');
               continue;
             }
-            const sseId = lines.find((l) => l.startsWith('id:'))?.slice(3).trim();
             if (sseId !== id) stats.idMismatches++;
-            if (sseId !== undefined) lastSseId = sseId;
             receive(id);
           }
         });
