@@ -1,5 +1,6 @@
 // Collection (spec 2.6), its nested stats and orders, and the admin upsert.
 import { DEFAULT_COLLECTION_NAME, COLLECTION_TYPES } from '../domain/collection-input.js';
+import type { Collection as CollectionRow } from '../generated/prisma/client.js';
 import { requireAdmin } from '../services/api-key-guards.js';
 import { builder } from './builder.js';
 import { CollectionStatsRef } from './collection-stats.js';
@@ -83,16 +84,13 @@ const UpsertCollectionInput = builder.inputType('UpsertCollectionInput', {
   }),
 });
 
+// The collection as the upsert stored it (the service returns the written row).
 const UpsertCollectionPayload = builder
-  .objectRef<{ collection: { address: string }; created: boolean }>('UpsertCollectionPayload')
+  .objectRef<{ collection: CollectionRow; created: boolean }>('UpsertCollectionPayload')
   .implement({
     fields: (t) => ({
       created: t.exposeBoolean('created'),
-      collection: t.prismaField({
-        type: 'Collection',
-        resolve: async (query, p, _args, ctx) =>
-          ctx.services.deps.db.prisma.collection.findUniqueOrThrow({ ...query, where: { address: p.collection.address } }),
-      }),
+      collection: t.field({ type: Collection, resolve: (p) => p.collection }),
     }),
   });
 
