@@ -1,6 +1,7 @@
 // What an account's pages ask for (Account.offersReceived, Account.holdings): forward keyset pages
 // of at most 150 rows. Parsed once here for the resolvers and the read engine, so both refuse and
 // accept the same inputs.
+import { isBytes32Hex } from './bytes32-hex.js';
 import { badRequest, ServiceError, type FieldProblem } from './errors.js';
 
 export const MAX_ACCOUNT_PAGE = 150;
@@ -40,4 +41,4 @@ export function forwardPageOf(args: ForwardPageArgs, isCursor: (cursor: string) 
 }
 
 /** An offer cursor: the order's hash as the API returns it. */
-export const isOrderHashCursor = (cursor: string) => /^0x[0-9a-f]{64}$/.test(cursor);
+export const isOrderHashCursor = (cursor: string) => isBytes32Hex(cursor, { lowercase: true });

@@ -8,6 +8,7 @@
 // https://github.com/LooksRare/contracts-exchange-v1/blob/c16227781294f23241f80c4bcc3adf77aaa81157/contracts/LooksRareExchange.sol#L186-L356
 // and OrderTypes.TakerOrder:
 // https://github.com/LooksRare/contracts-exchange-v1/blob/c16227781294f23241f80c4bcc3adf77aaa81157/contracts/libraries/OrderTypes.sol#L31-L38
+import { isBytes32Hex } from './bytes32-hex.js';
 import { keccak256Hex } from './crypto-backend.js';
 import type { MakerOrder } from './maker-order.js';
 
@@ -113,7 +114,7 @@ function addressWord(address: string): string {
 }
 
 function bytes32Word(hex: string): string {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(hex)) throw new TypeError(`not a bytes32: ${hex}`);
+  if (!isBytes32Hex(hex)) throw new TypeError(`not a bytes32: ${hex}`);
   return hex.slice(2).toLowerCase();
 }
 

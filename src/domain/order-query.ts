@@ -1,6 +1,7 @@
 // GET /orders filters, sorts and paging (looksrare-v1-facts.md "Query parameters real clients
 // sent"), validated once for both the REST route and the GraphQL `orders` field.
 import { normalizeAddress } from './address.js';
+import { isBytes32Hex } from './bytes32-hex.js';
 import type { FieldProblem } from './errors.js';
 import { ORDER_STATUSES, type OrderStatusName } from './order-status.js';
 import { parseUint256 } from './uint256.js';
@@ -68,11 +69,10 @@ export interface RawOrderQuery {
   before?: unknown;
 }
 
-const HASH_RE = /^0x[0-9a-fA-F]{64}$/;
 const MAX_TIME = BigInt(Number.MAX_SAFE_INTEGER);
 
 export function normalizeHash(input: unknown): string | null {
-  return typeof input === 'string' && HASH_RE.test(input.trim()) ? input.trim().toLowerCase() : null;
+  return typeof input === 'string' && isBytes32Hex(input.trim()) ? input.trim().toLowerCase() : null;
 }
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';

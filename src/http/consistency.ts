@@ -8,6 +8,7 @@
 // The stamp is the mark read BEFORE the request reads anything (src/services/indexed-block.ts:
 // it never leads the cursor), so the data of a response stamped N reflects at least block N.
 // REST and GraphQL, the read lane and yoga, all go through here.
+import { isBytes32Hex } from '../domain/bytes32-hex.js';
 import { badRequest, type FieldProblem } from '../domain/errors.js';
 import type { Services } from '../services/index.js';
 
@@ -22,7 +23,6 @@ export const CONSISTENCY_EXTENSIONS: ReadonlySet<string> = new Set(['minBlock', 
 export const CONSISTENCY_RESPONSE_HEADERS = ['X-Indexed-Block', 'X-Min-Block-Reached'];
 
 const DIGITS = /^\d{1,16}$/;
-const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 /** What a request asked to wait for. */
 export interface ConsistencyAsk {
@@ -72,7 +72,7 @@ export function consistencyAsk(get: HeaderGetter, extensions: unknown, services:
   const maxWait = either(wholeNumber(headerWait, 'X-Max-Wait-Ms', problems), wholeNumber(ext.maxWaitMs, 'extensions.maxWaitMs', problems), 'maxWaitMs', problems);
   const hash = (value: unknown, field: string): string | null => {
     if (value === undefined || value === null) return null;
-    if (typeof value === 'string' && TX_HASH.test(value.trim())) return value.trim().toLowerCase();
+    if (typeof value === 'string' && isBytes32Hex(value.trim())) return value.trim().toLowerCase();
     problems.push({ field, code: 'INVALID_TX_HASH', message: 'expected a transaction hash: 0x and 64 hex digits' });
     return null;
   };

@@ -3,6 +3,7 @@
 // cannot drift from what is enforced. Messages and codes are those of the domain parsers
 // (order-query.ts), which still convert the validated strings and check cross-field rules.
 import * as z from 'zod';
+import { BYTES32_HEX } from '../domain/bytes32-hex.js';
 import type { FieldProblem } from '../domain/errors.js';
 import { MAX_PAGE_SIZE, ORDER_SORTS } from '../domain/order-query.js';
 import { ORDER_STATUSES } from '../domain/order-status.js';
@@ -37,7 +38,7 @@ const unixTime = (description: string) =>
 
 const orderHash = z
   .string({ error: 'must be an order hash: 0x followed by 64 hexadecimal digits' })
-  .regex(/^0x[0-9a-fA-F]{64}$/, { error: 'must be an order hash: 0x followed by 64 hexadecimal digits' });
+  .regex(BYTES32_HEX, { error: 'must be an order hash: 0x followed by 64 hexadecimal digits' });
 
 export const OrderStatusParam = z.enum(ORDER_STATUSES, {
   error: (iss) => `unknown status ${JSON.stringify(iss.input)}; expected one of ${ORDER_STATUSES.join(', ')}`,

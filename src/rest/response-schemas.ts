@@ -2,13 +2,14 @@
 // checked against real answers on the demo data (test/rest/openapi.test.ts parses
 // src/rest/openapi/examples.json with them), so a response that changes shape fails a test.
 import * as z from 'zod';
+import { LOWERCASE_BYTES32_HEX } from '../domain/bytes32-hex.js';
 import { FILL_FUNCTIONS, FULFILLMENT_STEP_CODES } from '../domain/fulfillment.js';
 import { ORDER_PROBLEM_CODES } from '../domain/order-problems.js';
 import { ORDER_WARNING_CODES } from '../domain/order-warnings.js';
 import { ORDER_STATUSES } from '../domain/order-status.js';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/).meta({ description: 'EIP-55 checksummed address' });
-const hash = z.string().regex(/^0x[0-9a-f]{64}$/);
+const hash = z.string().regex(LOWERCASE_BYTES32_HEX);
 const uint = z.string().regex(/^(0|[1-9]\d*)$/).meta({ description: 'uint256 as a decimal string' });
 const percent = z.string().regex(/^-?\d+\.\d{2}$/).nullable().meta({ description: 'percentage with two decimals; null without a baseline' });
 const unixTime = z.int().min(0).meta({ description: 'unix seconds' });

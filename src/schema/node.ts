@@ -16,6 +16,7 @@ import { encodeGlobalID, resolveNodes } from '@pothos/plugin-relay';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../context.js';
 import { normalizeAddress } from '../domain/address.js';
+import { isBytes32Hex } from '../domain/bytes32-hex.js';
 import { badRequest } from '../domain/errors.js';
 import type { Collection as CollectionRow, Order as OrderRow, Sale as SaleRow } from '../generated/prisma/client.js';
 import type { CollectionStats } from '../services/stats.js';
@@ -32,7 +33,13 @@ import { Token } from './token.js';
 export const MAX_NODE_IDS = 150;
 
 const isChecksummedAddress = (key: string) => normalizeAddress(key) === key;
-const SALE_KEY = /^(0x[0-9a-f]{64}):(0|[1-9][0-9]{0,9})$/;
+const LOG_INDEX = /^(0|[1-9][0-9]{0,9})$/;
+/** A Sale's key, `<transaction hash>:<log index>` as the API writes it; null for anything else. */
+function saleKey(key: string): { txHash: string; logIndex: number } | null {
+  const at = key.indexOf(':');
+  const [txHash, logIndex] = [key.slice(0, at), key.slice(at + 1)];
+  return at > 0 && isBytes32Hex(txHash, { lowercase: true }) && LOG_INDEX.test(logIndex) ? { txHash, logIndex: Number(logIndex) } : null;
+}
 const EVENT_KEY = /^(0|[1-9][0-9]{0,18})$/;
 const TOKEN_KEY = /^(0x[0-9a-fA-F]{40}):(0|[1-9][0-9]{0,77})$/;
 const isTokenKey = (key: string) => {
@@ -42,10 +49,13 @@ const isTokenKey = (key: string) => {
 
 /** Node types by name: whether a key is one of theirs (the form the API returns, nothing looser). */
 const NODE_KEYS: Record<string, (key: string) => boolean> = {
-  Order: (key) => /^0x[0-9a-f]{64}$/.test(key),
+  Order: (key) => isBytes32Hex(key, { lowercase: true }),
   Collection: isChecksummedAddress,
   CollectionStats: isChecksummedAddress,
-  Sale: (key) => SALE_KEY.test(key) && Number(key.slice(67)) <= 2 ** 31 - 1,
+  Sale: (key) => {
+    const k = saleKey(key);
+    return k !== null && k.logIndex <= 2 ** 31 - 1;
+  },
   // MarketEvent:<id>, the event log's id (src/schema/activity.ts)
   MarketEvent: (key) => EVENT_KEY.test(key) && BigInt(key) <= 2n ** 63n - 1n,
   Token: isTokenKey,
@@ -83,7 +93,7 @@ builder.nodeRef(CollectionStatsRef, {
 builder.nodeRef(Sale, {
   id: { resolve: (s: SaleRow) => `${s.txHash}:${s.logIndex}` },
   loadMany: async (keys, ctx: Context) => {
-    const wanted = keys.map((k) => SALE_KEY.exec(k)!).map(([, txHash, logIndex]) => ({ txHash: txHash!, logIndex: Number(logIndex) }));
+    const wanted = keys.map((k) => saleKey(k)!);
     const rows = await ctx.services.deps.db.prisma.sale.findMany({ where: { OR: wanted } });
     const byKey = new Map(rows.map((r) => [`${r.txHash}:${r.logIndex}`, r]));
     return keys.map((k) => byKey.get(k) ?? null);

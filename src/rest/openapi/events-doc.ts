@@ -2,6 +2,7 @@
 // and tokens routes") and the route's entry of the route table (./route-docs.ts).
 import * as z from 'zod';
 import { V1_EVENT_TYPES } from '../../domain/activity-query.js';
+import { BYTES32_HEX } from '../../domain/bytes32-hex.js';
 import { EventsQuery } from '../request-schemas.js';
 import { CollectionResponse, OrderResponse } from '../response-schemas.js';
 import examples from './examples.json' with { type: 'json' };
@@ -15,7 +16,7 @@ export const EventResponse = z
     type: z.enum(V1_EVENT_TYPES),
     from: address.nullable().meta({ description: 'the maker of an order, the seller of a sale, the sender of a transfer (the zero address for a mint)' }),
     to: address.nullable().meta({ description: 'the buyer of a sale, the receiver of a transfer; null for orders and cancels' }),
-    hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/).nullable().meta({ description: 'the transaction hash; null for off-chain events (a new listing or offer)' }),
+    hash: z.string().regex(BYTES32_HEX).nullable().meta({ description: 'the transaction hash; null for off-chain events (a new listing or offer)' }),
     createdAt: z.iso.datetime().meta({ description: 'the block time of a sale, else when the service recorded the event' }),
     collection: CollectionResponse,
     token: z
