@@ -2,6 +2,7 @@
 // (POST /api/v1/orders): distinct signers and nonces, one token id per order (so the event an
 // order causes is found by its collection and token), signed with the native secp256k1 addon.
 import { createRequire } from 'node:module';
+import type { MakerOrderBody } from '../src/domain/maker-order-body.js';
 
 export interface SignedOrder {
   body: Record<string, unknown>;
@@ -22,29 +23,15 @@ export interface SignOptions {
   keys: string[];
 }
 
-/** A maker order as the REST route takes it, before its signature. */
-export interface UnsignedOrder {
-  isOrderAsk: boolean;
-  signer: string;
-  collection: string;
-  price: string;
-  tokenId: string | null;
-  amount: string;
-  strategy: string;
-  currency: string;
-  nonce: string;
-  startTime: number;
-  endTime: number;
-  minPercentageToAsk: number;
-  params: string[];
-}
-
 /** Signs orders for the exchange at `exchange` (EIP-712, the native secp256k1 addon): the body with its signature. */
-export async function orderSigner(chainId: number, exchange: string): Promise<(order: UnsignedOrder, key: string) => Record<string, unknown>> {
+export async function orderSigner(chainId: number, exchange: string): Promise<(order: MakerOrderBody, key: string) => Record<string, unknown>> {
   const { exchangeDomain, computeOrderDigest } = await import('../src/domain/maker-order.js');
+  const { encodeParams, parseParams } = await import('../src/domain/order-params.js');
   const secp = createRequire(import.meta.url)('secp256k1/bindings') as { ecdsaSign(msg: Uint8Array, key: Uint8Array): { signature: Uint8Array; recid: number } };
   const domain = exchangeDomain(chainId, exchange);
   return (order, key) => {
+    const params = parseParams(order.params);
+    if (!params.ok) throw new Error(params.message);
     const digest = computeOrderDigest(
       {
         ...order,
@@ -55,7 +42,7 @@ export async function orderSigner(chainId: number, exchange: string): Promise<(o
         startTime: BigInt(order.startTime),
         endTime: BigInt(order.endTime),
         minPercentageToAsk: BigInt(order.minPercentageToAsk),
-        params: '0x',
+        params: encodeParams(params.values),
       },
       domain,
     );

@@ -26,7 +26,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { orderSigner, type UnsignedOrder } from './signed-orders.js';
+import type { MakerOrderBody } from '../src/domain/maker-order-body.js';
+import { orderSigner } from './signed-orders.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const SIGNERS = 64;
@@ -208,7 +209,7 @@ async function signOrders(count: number, keys: string[], opts: { chainId: number
   for (let i = 0; i < count; i++) {
     const s = i % keys.length;
     const isOrderAsk = !opts.bidsOnly && i % 5 !== 4; // 80% asks (they move the floor), 20% offers
-    const order: UnsignedOrder = {
+    const order: MakerOrderBody = {
       isOrderAsk,
       signer: addresses[s]!,
       collection: opts.collections[i % opts.collections.length]!,

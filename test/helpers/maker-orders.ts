@@ -5,26 +5,12 @@ import { promisify } from 'node:util';
 import { Wallet } from 'ethers';
 import { exchangeDomain, MAKER_ORDER_TYPES } from '../../src/domain/maker-order.js';
 import { encodeParams, parseParams } from '../../src/domain/order-params.js';
+import type { MakerOrderBody } from '../../src/domain/maker-order-body.js';
 import type { Network } from '../../src/domain/networks.js';
 
 const run = promisify(execFile);
 
-/** The v1 request body (spec 2.3) without the signature. */
-export interface MakerOrderBody {
-  isOrderAsk: boolean;
-  signer: string;
-  collection: string;
-  price: string;
-  tokenId: string | null;
-  amount: string;
-  strategy: string;
-  currency: string;
-  nonce: string;
-  startTime: number;
-  endTime: number;
-  minPercentageToAsk: number;
-  params: (string | boolean | number)[];
-}
+export type { MakerOrderBody };
 
 export interface SdkSigned {
   makerOrder: MakerOrderBody & { signature: string };
