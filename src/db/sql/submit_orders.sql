@@ -5,9 +5,9 @@
 -- Applied by the migration runner (src/db/migrate.ts) as a repeatable step: after the dated
 -- migrations, again whenever this text changes. Edit it here; it is not a dated migration.
 --
--- p_orders: a JSON array, one object per order, keys as in the column list below (the TS side
--- builds them in one place, toJsonOrder). One argument, so a new column is a key here, a key
--- there and a column of the INSERT.
+-- p_orders: a JSON array, one object per order, keys as in the column list below (built in one
+-- place: orderJson in src/db/submit-orders-sql.ts). One argument, so a new column is a key there,
+-- a column in that list and one in the INSERT.
 --
 --   * a SHARED advisory lock on (72707372, database) for the whole transaction; the indexer's batch
 --     script takes the same key EXCLUSIVE as its first statement, so a batch of inserts and an
