@@ -4,10 +4,23 @@
 // executor ran the same selection on that object 1,000 times, most of the server's CPU per event
 // (docs/performance.md, "SSE"). Here the result is kept on the payload (a WeakMap: it lives while
 // some stream still holds the event) under a key of everything else the execution reads: the
-// document, the operation, the variables, and the headers the guards read (src/services/api-key-guards.ts),
-// so a field behind a key is never answered from another caller's execution. What stays per
-// subscriber: its source stream (cursor, filter) and writing the result.
-import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, getOperationAST, type GraphQLField, Kind } from 'graphql';
+// document, the operation, the variables, and the headers the guards read
+// (src/services/api-key-guards.ts), so a field behind a key is never answered from another
+// caller's execution. What stays per subscriber: its source stream (cursor, filter) and writing
+// the result.
+import {
+  createSourceEventStream,
+  type DocumentNode,
+  execute,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  getOperationAST,
+  type GraphQLField,
+  Kind,
+  type SelectionNode,
+} from 'graphql';
 import { isAsyncIterable, mapAsyncIterator } from 'graphql-yoga';
 import type { EventIdOf } from '../events/streamed-event-ids.js';
 
@@ -27,12 +40,26 @@ function requestKey(args: ExecutionArgs): string {
   return JSON.stringify([doc, args.operationName ?? null, args.variableValues ?? null, GUARD_HEADERS.map((h) => headers?.get(h) ?? null)]);
 }
 
-/** The operation's one root field, when it is a subscription's field named in place (not in a fragment). */
+/** The first field of a selection set, looking into fragments. */
+function firstField(selections: readonly SelectionNode[], document: DocumentNode): FieldNode | undefined {
+  for (const s of selections) {
+    if (s.kind === Kind.FIELD) return s;
+    const inner =
+      s.kind === Kind.INLINE_FRAGMENT
+        ? s.selectionSet.selections
+        : document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === s.name.value)?.selectionSet.selections;
+    const found = inner && firstField(inner, document);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A subscription operation's root field (validation leaves it exactly one). */
 export function subscriptionRootField(args: ExecutionArgs): GraphQLField<unknown, unknown> | undefined {
   const operation = getOperationAST(args.document, args.operationName);
-  const selection = operation?.operation === 'subscription' && operation.selectionSet.selections.length === 1 ? operation.selectionSet.selections[0] : undefined;
-  if (selection?.kind !== Kind.FIELD) return undefined;
-  return args.schema.getSubscriptionType()?.getFields()[selection.name.value];
+  if (operation?.operation !== 'subscription') return undefined;
+  const field = firstField(operation.selectionSet.selections, args.document);
+  return field && args.schema.getSubscriptionType()?.getFields()[field.name.value];
 }
 
 function withEventId(result: ExecutionResult, eventId: string): ExecutionResult {

@@ -87,6 +87,14 @@ describe('subscribeSharingExecution', () => {
     expect([a, b, c, d].map((r) => (r[1]!.data as { events: { price: number } }).events.price)).toEqual([20, 60, 20, 20]);
   });
 
+  it('finds the root field named in a fragment, so its results carry event ids too', async () => {
+    const { schema } = schemaWith(stream);
+    const field = (source: string) => subscriptionRootField({ schema, document: parse(source) })?.name;
+    expect(field('subscription { ...F } fragment F on Subscription { events { price } }')).toBe('events');
+    expect(field('subscription { ... on Subscription { events { price } } }')).toBe('events');
+    expect(field('query { ok }')).toBeUndefined();
+  });
+
   it('leaves errors to the executor when the stream does not open', async () => {
     const { schema } = schemaWith(() => {
       throw new Error('refused');
