@@ -94,7 +94,7 @@ builder.nodeRef(Sale, {
   id: { resolve: (s: SaleRow) => `${s.txHash}:${s.logIndex}` },
   loadMany: async (keys, ctx: Context) => {
     const wanted = keys.map((k) => saleKey(k)!);
-    const rows = await ctx.services.deps.db.prisma.sale.findMany({ where: { OR: wanted } });
+    const rows = await ctx.services.sales.salesByKey(wanted);
     const byKey = new Map(rows.map((r) => [`${r.txHash}:${r.logIndex}`, r]));
     return keys.map((k) => byKey.get(k) ?? null);
   },

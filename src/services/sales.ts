@@ -3,6 +3,7 @@
 // others and a replayed log (same tx hash + log index) changes nothing. The statement itself is
 // src/db/sale-sql.ts, shared with the indexer's batch script.
 import { DAY_BUCKET_SQL, HOUR_BUCKET_SQL, RECORD_SALE_SQL, saleParams, type SaleRecord } from '../db/sale-sql.js';
+import type { Sale } from '../generated/prisma/client.js';
 import type { ServiceDeps } from './deps.js';
 
 export { DAY_BUCKET_SQL, HOUR_BUCKET_SQL };
@@ -30,7 +31,12 @@ export function createSalesService(deps: ServiceDeps) {
       COMMIT;`);
   }
 
-  return { recordSale, rebuildSaleBuckets };
+  /** The sales with these keys (Sale node ids), in no particular order; unknown keys are left out. */
+  async function salesByKey(keys: readonly { txHash: string; logIndex: number }[]): Promise<Sale[]> {
+    return deps.db.prisma.sale.findMany({ where: { OR: [...keys] } });
+  }
+
+  return { recordSale, rebuildSaleBuckets, salesByKey };
 }
 
 export type SalesService = ReturnType<typeof createSalesService>;
