@@ -10,6 +10,7 @@
 // left out of the boundaries it writes (a listing submitted now with a startTime in the past does
 // not rewrite the past): their effect is the event row their submission records. Both instants
 // are the database's clock (created_at, the catch-up's updated_at), so clock skew cannot matter.
+import { endedBestBidsSql, recordBestBidsSql } from './best-bid-sql.js';
 import { sqlHex, sqlInt, sqlTime } from './sql-literals.js';
 
 /** Serialises floor_history writers (the indexer, submissions on any instance). */
@@ -79,9 +80,14 @@ ON CONFLICT (id) DO UPDATE SET processed_until = GREATEST(floor_time_cursor.proc
 
 /**
  * For every collection in `collections` (a query returning one column `c`), a floor_history row
- * at `now` when the floor differs from the last recorded one (or none is recorded yet).
+ * at `now` when the floor differs from the last recorded one (or none is recorded yet), then its
+ * best bid (src/db/best-bid-sql.ts): two statements of a script.
  */
 export function recordFloorsSql(collections: string, now: Date, standardStrategies: readonly string[]): string {
+  return `${floorRowsSql(collections, now, standardStrategies)};\n${recordBestBidsSql(collections, now)}`;
+}
+
+function floorRowsSql(collections: string, now: Date, standardStrategies: readonly string[]): string {
   const nowSec = sqlInt(Math.floor(now.getTime() / 1000));
   return `WITH touched AS (${collections}), cur AS (
   SELECT t.c,
@@ -94,9 +100,9 @@ INSERT INTO floor_history (collection_address, floor_price, at)
 SELECT c, floor, ${sqlTime(now)} FROM cur WHERE NOT has_last OR last_floor IS DISTINCT FROM floor`;
 }
 
-/** The start of every floor write: the lock and the time-driven changes up to `now`. */
+/** The start of every floor write: the lock and the time-driven changes up to `now` (of best bids too). */
 export function floorCatchUpScript(now: Date, standardStrategies: readonly string[]): string[] {
-  return [floorLockSql(), floorTimeCatchUpSql(Math.floor(now.getTime() / 1000), standardStrategies)];
+  return [floorLockSql(), floorTimeCatchUpSql(Math.floor(now.getTime() / 1000), standardStrategies), recordBestBidsSql(endedBestBidsSql(now), now)];
 }
 
 /** The whole floor write for `collections` at `now`: lock, time catch-up, then the event row. */

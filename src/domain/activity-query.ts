@@ -3,7 +3,20 @@
 // the v1 events route, so all three refuse and accept the same inputs.
 import { badRequest, ServiceError, type FieldProblem } from './errors.js';
 
-export const MARKET_EVENT_TYPES = ['LIST', 'OFFER', 'COLLECTION_OFFER', 'CANCEL_LIST', 'CANCEL_OFFER', 'SALE', 'TRANSFER', 'MINT', 'STATUS_CHANGE', 'RETRACTED'] as const;
+export const MARKET_EVENT_TYPES = [
+  'LIST',
+  'OFFER',
+  'COLLECTION_OFFER',
+  'CANCEL_LIST',
+  'CANCEL_OFFER',
+  'SALE',
+  'TRANSFER',
+  'MINT',
+  'STATUS_CHANGE',
+  'RETRACTED',
+  'FLOOR_CHANGE',
+  'BEST_BID_CHANGE',
+] as const;
 export type MarketEventType = (typeof MARKET_EVENT_TYPES)[number];
 
 export const MARKET_EVENT_CAUSES = [
@@ -22,8 +35,15 @@ export const MARKET_EVENT_CAUSES = [
   'EXPIRED',
 ] as const;
 
-/** Without a type filter: everything that happened and still stands (RETRACTED rows only when asked for). */
-export const DEFAULT_EVENT_TYPES: readonly MarketEventType[] = MARKET_EVENT_TYPES.filter((t) => t !== 'RETRACTED');
+/**
+ * The moves of a collection's floor and best bid: what the book's events did to its summary, not
+ * something that happened to an order or a token. Streams and webhooks carry them; activity
+ * pages list them only when asked for by type.
+ */
+export const MARKET_CHANGE_TYPES: readonly MarketEventType[] = ['FLOOR_CHANGE', 'BEST_BID_CHANGE'];
+
+/** Without a type filter: everything that happened and still stands (RETRACTED rows and market changes only when asked for). */
+export const DEFAULT_EVENT_TYPES: readonly MarketEventType[] = MARKET_EVENT_TYPES.filter((t) => t !== 'RETRACTED' && !MARKET_CHANGE_TYPES.includes(t));
 
 /**
  * The types v1 clients of GET /api/v1/events know (looksrare-v1-facts.md "Events and tokens

@@ -13,7 +13,9 @@ import { Order, OrderStatusEnum } from './order.js';
 import { Token } from './token.js';
 
 export const MarketEventTypeEnum = builder.enumType('MarketEventType', {
-  description: 'What happened (docs/activity.md). RETRACTED: a reorg undid the event named by retractsEventId.',
+  description:
+    'What happened (docs/activity.md). RETRACTED: a reorg undid the event named by retractsEventId. FLOOR_CHANGE: the collection floor moved to price ' +
+    '(null: nothing listed). BEST_BID_CHANGE: the collection\'s best live bid (Collection.topBid) moved to price, order its order (null: no bid left).',
   values: MARKET_EVENT_TYPES,
 });
 
@@ -80,7 +82,7 @@ function activityFilterInput(name: string, pinned: readonly ActivityFilterField[
         account: t.field({ type: 'Address', required: false, description: 'as sender or receiver (the maker of an order)' }),
         from: t.field({ type: 'Address', required: false, description: 'the sender, seller or maker' }),
         to: t.field({ type: 'Address', required: false, description: 'the receiver or buyer' }),
-        types: t.field({ type: [MarketEventTypeEnum], required: false, description: 'any of these; default: all but RETRACTED' }),
+        types: t.field({ type: [MarketEventTypeEnum], required: false, description: 'any of these; default: all but RETRACTED, FLOOR_CHANGE and BEST_BID_CHANGE' }),
         since: t.field({ type: 'UnixTime', required: false, description: 'inclusive' }),
         until: t.field({ type: 'UnixTime', required: false, description: 'exclusive' }),
       };

@@ -285,9 +285,9 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
   }
 
   async function afterInsert(order: Order): Promise<void> {
-    // A live standard-sale listing can move the floor: record it after the time-driven floor
-    // changes up to now, under the floor lock; concurrent asks share one write (stats.ts).
-    if (order.isOrderAsk && network.strategies.standardSale.includes(order.strategy)) await stats.recordFloorSoon(order.collectionAddress);
+    // A live standard-sale listing can move the floor, a bid the best bid: record them after the
+    // time-driven changes up to now, under the floor lock; concurrent orders share one write (stats.ts).
+    if (!order.isOrderAsk || network.strategies.standardSale.includes(order.strategy)) await stats.recordFloorSoon(order.collectionAddress);
     deps.events.publishOrderEvent({
       kind: 'CREATED',
       hash: order.hash,

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from '../../src/chain/indexer/indexer.js';
 import type { Database } from '../../src/db/database.js';
 import { prng } from '../../src/demo/prng.js';
+import { DEFAULT_EVENT_TYPES, type MarketEventType } from '../../src/domain/activity-query.js';
 import { TERMINAL_STATUSES, type OrderStatusName } from '../../src/domain/order-status.js';
 import type { ExchangeFill } from '../helpers/evm/deploy.js';
 import { chainStatus, COLLECTION_OFFER, filledHashes, registerCollections, STANDARD, startWorld, storeOrder, type OrderSpec, type World, worldEnv } from '../helpers/indexer-world.js';
@@ -352,7 +353,30 @@ describe(`chain indexer and market reads against a chain oracle, random actions 
     expect(retractions.map((r) => r.retractsId)).toEqual(run.doomedEvents.map((e) => e.id).reverse());
     // and GraphQL counts what the log holds live
     const res = await app.gql<{ activity: { totalCount: number } }>('{ activity(first: 1) { totalCount } }');
-    expect(res.data?.activity.totalCount).toBe(liveEvents(log).length);
+    expect(res.data?.activity.totalCount).toBe(liveEvents(log).filter((e) => DEFAULT_EVENT_TYPES.includes(e.type as MarketEventType)).length);
+  });
+
+  it("each collection's last FLOOR_CHANGE and BEST_BID_CHANGE events are its floor and top bid as GraphQL answers them", async () => {
+    const { c } = w;
+    app.clock.now = new Date((await w.chainNow()) * 1000);
+    let moves = 0;
+    for (const address of [c.addresses.erc721, c.addresses.erc1155]) {
+      // the orders of this run were stored directly, not submitted: record the collection as a submission would
+      await app.services.stats.recordFloor(address);
+      const res = await app.gql<{ collection: { stats: { floorPrice: string | null }; topBid: { hash: string; price: string } | null } }>(
+        `query($a: Address!) { collection(address: $a) { stats { floorPrice } topBid { hash price } } }`,
+        { a: address },
+      );
+      expect(res.errors).toBeUndefined();
+      const log = (await readEventLog(db)).filter((e) => e.collection === address);
+      const floor = log.filter((e) => e.type === 'FLOOR_CHANGE').at(-1);
+      const bid = log.filter((e) => e.type === 'BEST_BID_CHANGE').at(-1);
+      moves += log.filter((e) => e.type === 'FLOOR_CHANGE' || e.type === 'BEST_BID_CHANGE').length;
+      expect(floor?.price ?? null, `${address} floor`).toBe(res.data!.collection.stats.floorPrice);
+      const top = res.data!.collection.topBid;
+      expect(bid ? { hash: bid.orderHash, price: bid.price } : null, `${address} best bid`).toEqual(top ? { hash: top.hash, price: top.price } : null);
+    }
+    expect(moves).toBeGreaterThan(2);
   });
 
   it("each order's status events replay its status, name the chain log behind each change, and expire it once when it ends VALID", async () => {

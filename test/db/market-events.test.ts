@@ -132,6 +132,9 @@ describe(`market event triggers (${backendName})`, () => {
       ['CANCEL_OFFER', 'NONCE_CANCELLED', hash(2), '7', BIDDER, null, '104', tx(3), 0],
       ['CANCEL_OFFER', 'MIN_NONCE_RAISED', hash(3), null, BIDDER, null, '105', tx(4), 1],
       ['STATUS_CHANGE', 'APPROVAL_REVOKED', hash(4), '8', SELLER, null, '110', null, null],
+      // the batch's moves of the collection's floor (nothing listed is live now) and best bid, last
+      ['FLOOR_CHANGE', null, null, null, null, null, null, null, null],
+      ['BEST_BID_CHANGE', null, hash(5), null, null, null, null, null, null],
     ]);
     expect(rows.find((r) => r.type === 'CANCEL_OFFER')).toMatchObject({ old_status: 'VALID', new_status: 'CANCELLED' });
   });
@@ -151,6 +154,7 @@ describe(`market event triggers (${backendName})`, () => {
       ['CANCEL_LIST', 'NONCE_USED', hash(7)],
       ['SALE', null, hash(6)],
       ['STATUS_CHANGE', 'APPROVAL_RESTORED', hash(4)],
+      ['FLOOR_CHANGE', null, null],
     ]);
   });
 

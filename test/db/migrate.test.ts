@@ -79,7 +79,7 @@ describe(`migrations (${backendName})`, () => {
 
   it('matches the Prisma schema: every model can be written and read through the client', async () => {
     const models = Object.keys(getDatamodel().datamodel.models);
-    expect(models.sort()).toEqual(['Collection', 'CollectionSupply', 'FloorPoint', 'GlobalMarketData', 'Order', 'Sale', 'SaleBucket', 'SignerNonceState', 'TokenBalance', 'DeadNonce', 'SaleDayBucket', 'IndexerCursor', 'IndexedBlock', 'OrderStatusChange', 'NonceEvent', 'TokenTransfer', 'FloorTimeCursor', 'CollectionBackfill', 'MarketEvent'].sort());
+    expect(models.sort()).toEqual(['Collection', 'CollectionSupply', 'FloorPoint', 'GlobalMarketData', 'Order', 'Sale', 'SaleBucket', 'SignerNonceState', 'TokenBalance', 'DeadNonce', 'SaleDayBucket', 'IndexerCursor', 'IndexedBlock', 'OrderStatusChange', 'NonceEvent', 'TokenTransfer', 'FloorTimeCursor', 'CollectionBackfill', 'MarketEvent', 'CollectionBestBid'].sort());
     const p = t.db.prisma;
     const address = '0x' + '5a'.repeat(20);
     await p.collection.create({ data: { address, owner: address, type: 'ERC1155', name: 'm' } });
@@ -92,6 +92,7 @@ describe(`migrations (${backendName})`, () => {
     await p.tokenBalance.create({ data: { collectionAddress: address, tokenId: big, owner: address, balance: big } });
     await p.collectionSupply.create({ data: { collectionAddress: address, totalSupply: big, countOwners: 1 } });
     await p.floorPoint.create({ data: { collectionAddress: address, floorPrice: null, at: new Date() } });
+    await p.collectionBestBid.create({ data: { collectionAddress: address, price: big, orderHash: '0x' + '1'.repeat(64), at: new Date() } });
     await p.globalMarketData.create({ data: { collectionAddress: address, volume24hGlobal: big, floorGlobal: big, observedAt: new Date() } });
     await p.signerNonceState.create({ data: { signer: address, minNonce: big } });
     await p.deadNonce.create({ data: { signer: address, nonce: big, reason: 'CANCELLED' } });
@@ -107,7 +108,7 @@ describe(`migrations (${backendName})`, () => {
     // the order and the sale above each wrote their event; the log can be read and written too
     await p.marketEvent.create({ data: { type: 'RETRACTED', collectionAddress: address, tokenId: big, price: big, retractsId: 1n, blockNumber: 1n } });
     const logged = await p.marketEvent.findMany({ orderBy: { id: 'asc' } });
-    expect(logged.map((e) => e.type)).toEqual(['LIST', 'SALE', 'RETRACTED']);
+    expect(logged.map((e) => e.type)).toEqual(['LIST', 'SALE', 'FLOOR_CHANGE', 'BEST_BID_CHANGE', 'RETRACTED']);
     expect(logged[0]!.price!.toFixed()).toBe(big);
   });
 });

@@ -143,7 +143,7 @@ describe(`webhooks (${backendName})`, () => {
     let secret = '';
     const r = await startReceiver(() => secret);
     try {
-      const ep = await create(r.url, { collection: demoCollectionAddress(2) });
+      const ep = await create(r.url, { collection: demoCollectionAddress(2), types: ['LIST'] });
       secret = ep.secret;
       r.state.failNext = 2;
       await list(2);
@@ -181,7 +181,7 @@ describe(`webhooks (${backendName})`, () => {
     let secret = '';
     const r = await startReceiver(() => secret);
     try {
-      const ep = await create(r.url, { collection: demoCollectionAddress(3) });
+      const ep = await create(r.url, { collection: demoCollectionAddress(3), types: ['LIST'] });
       secret = ep.secret;
       const id = ep.endpoint.id;
       const paused = await app.gql<any>(`mutation($id: ID!) { pauseWebhookEndpoint(id: $id) { status } }`, { id }, H);
@@ -290,7 +290,7 @@ describe(`webhooks (${backendName})`, () => {
       for (let i = 0; i < 200 && !(await what()); i++) await new Promise((ok) => setTimeout(ok, 25));
       expect(await what()).toBe(true);
     };
-    const ep = await create(r.url, { collection: demoCollectionAddress(2) });
+    const ep = await create(r.url, { collection: demoCollectionAddress(2), types: ['LIST'] });
     secret = ep.secret;
     try {
       worker.start();
@@ -320,7 +320,7 @@ describe(`webhooks (${backendName})`, () => {
     let secret = '';
     const r = await startReceiver(() => secret);
     try {
-      const ep = await create(r.url, { collection: demoCollectionAddress(4) });
+      const ep = await create(r.url, { collection: demoCollectionAddress(4), types: ['LIST'] });
       secret = ep.secret;
       r.state.delayMs = 20;
       for (let i = 0; i < 4; i++) await list(4);

@@ -46,12 +46,12 @@ export function floorCatchUpSql(now: Date, standardStrategies: readonly string[]
 }
 
 /**
- * The floor row at `now` for every collection with an ask among `journalRows` (a condition on
- * order_status_changes j), after the script's status changes.
+ * The floor and best bid rows at `now` for every collection with an order among `journalRows` (a
+ * condition on order_status_changes j), after the script's status changes.
  */
 export function recordFloorsSql(journalRows: string, now: Date, standardStrategies: readonly string[]): string {
   const touched = `SELECT DISTINCT o.collection_address AS c FROM order_status_changes j JOIN orders o ON o.hash = j.order_hash
-  WHERE (${journalRows}) AND o.is_order_ask`;
+  WHERE (${journalRows})`;
   return recordFloorsOfSql(touched, now, standardStrategies);
 }
 

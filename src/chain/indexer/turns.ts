@@ -2,7 +2,7 @@
 // when there is no block to index, the floor changes time alone made, and one chunk of a queued
 // collection backfill. Each runs on the lease's session.
 import type { SqlRunner } from '../../db/sql-runner.js';
-import { floorLockSql, floorTimeCatchUpSql } from '../../db/floor-sql.js';
+import { floorCatchUpScript } from '../../db/floor-sql.js';
 import { orderStatusChanges } from '../../domain/order-status-changes.js';
 import { backfillStep, type BackfillStep } from './collection-backfill.js';
 import type { IndexerContext } from './indexer-context.js';
@@ -33,9 +33,9 @@ export async function settleAtCursor(ctx: IndexerContext, s: SqlRunner, cursor: 
   }
 }
 
-/** Writes the floor changes that time alone made up to the market clock (src/db/floor-sql.ts). */
+/** Writes the floor and best-bid changes that time alone made up to the market clock (src/db/floor-sql.ts). */
 export async function catchUpFloors(ctx: IndexerContext, s: SqlRunner): Promise<void> {
-  await s.exec([floorLockSql(), floorTimeCatchUpSql(Math.floor(ctx.opts.now().getTime() / 1000), ctx.network.strategies.standardSale)].join(';\n') + ';');
+  await s.exec(floorCatchUpScript(ctx.opts.now(), ctx.network.strategies.standardSale).join(';\n') + ';');
 }
 
 /** One chunk of `collection`'s queued backfill, or of the next queued job when none is named. */
