@@ -62,8 +62,42 @@ export function subscriptionRootField(args: ExecutionArgs): GraphQLField<unknown
   return field && args.schema.getSubscriptionType()?.getFields()[field.name.value];
 }
 
+/**
+ * A result that rendered carries its event's id; one with errors does not: a client resumes
+ * from the last id it received, so an id on a failed event would skip that event for good.
+ */
 function withEventId(result: ExecutionResult, eventId: string): ExecutionResult {
-  return { ...result, extensions: { ...result.extensions, eventId } };
+  return result.errors?.length ? result : { ...result, extensions: { ...result.extensions, eventId } };
+}
+
+/**
+ * Ends the stream after a result with errors (a field of the event failed: a database error, a
+ * timeout): the client reconnects from the last event it received whole and the event is read
+ * and rendered again, instead of the stream going on past it.
+ */
+function endingAfterError(it: AsyncIterator<ExecutionResult>): AsyncIterableIterator<ExecutionResult> {
+  let ended = false;
+  const done = { done: true, value: undefined } as IteratorReturnResult<undefined>;
+  return {
+    async next() {
+      if (ended) return done;
+      const r = await it.next();
+      if (!r.done && r.value.errors?.length) {
+        ended = true;
+        void it.return?.();
+      }
+      return r;
+    },
+    async return() {
+      ended = true;
+      await it.return?.();
+      return done;
+    },
+    throw: (e?: unknown) => it.throw?.(e) ?? Promise.reject(e),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }
 
 function executeShared(args: ExecutionArgs, key: string, payload: unknown, idOf: EventIdOf): MaybePromise<ExecutionResult> {
@@ -95,5 +129,5 @@ export async function subscribeSharingExecution(
   const source = await createSourceEventStream(args).catch(() => null);
   if (!source || !isAsyncIterable(source)) return subscribe(args);
   const key = requestKey(args);
-  return mapAsyncIterator(source, (payload) => executeShared(args, key, payload, idOf));
+  return endingAfterError(mapAsyncIterator(source, (payload) => executeShared(args, key, payload, idOf)) as AsyncIterator<ExecutionResult>);
 }

@@ -95,6 +95,34 @@ describe('subscribeSharingExecution', () => {
     expect(field('query { ok }')).toBeUndefined();
   });
 
+  it('ends the stream after an event that failed to render, and gives that event no id, so a client resumes before it', async () => {
+    const failing = new Set(['2']);
+    const { schema } = schemaWith(() =>
+      new Repeater<Payload>(async (push, stop) => {
+        for (const e of [...events, { id: '3', price: 30 }]) await push(e);
+        await stop;
+      }),
+    );
+    const broken = new GraphQLSchema({
+      ...schema.toConfig(),
+    });
+    const price = (broken.getType('Event') as GraphQLObjectType).getFields().price!;
+    const resolve = price.resolve!;
+    price.resolve = (e, a, c, i) => {
+      if (failing.has((e as Payload).id)) throw new Error('database unavailable');
+      return resolve(e, a, c, i);
+    };
+    const args: ExecutionArgs = { schema: broken, document: SAME, contextValue: { headers: new Headers() } };
+    const it = ((await subscribeSharingExecution(args, (e) => (e as Payload).id, subscribe as never)) as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]();
+    const first = await it.next();
+    expect(first.value.extensions).toEqual({ eventId: '1' });
+    const second = await it.next();
+    expect(second.value.errors?.[0]?.message).toBe('database unavailable');
+    expect(second.value.extensions?.eventId).toBeUndefined();
+    // event 3 is not sent past the failed one: the stream is over
+    expect((await it.next()).done).toBe(true);
+  });
+
   it('leaves errors to the executor when the stream does not open', async () => {
     const { schema } = schemaWith(() => {
       throw new Error('refused');
