@@ -79,7 +79,7 @@ describe(`migrations (${backendName})`, () => {
 
   it('matches the Prisma schema: every model can be written and read through the client', async () => {
     const models = Object.keys(getDatamodel().datamodel.models);
-    expect(models.sort()).toEqual(['Collection', 'CollectionSupply', 'FloorPoint', 'GlobalMarketData', 'Order', 'Sale', 'SaleBucket', 'SignerNonceState', 'TokenBalance', 'DeadNonce', 'SaleDayBucket', 'IndexerCursor', 'IndexedBlock', 'OrderStatusChange', 'NonceEvent', 'TokenTransfer', 'FloorTimeCursor', 'CollectionBackfill', 'MarketEvent', 'CollectionBestBid'].sort());
+    expect(models.sort()).toEqual(['Collection', 'CollectionSupply', 'FloorPoint', 'GlobalMarketData', 'Order', 'Sale', 'SaleBucket', 'SignerNonceState', 'TokenBalance', 'DeadNonce', 'SaleDayBucket', 'IndexerCursor', 'IndexedBlock', 'OrderStatusChange', 'NonceEvent', 'TokenTransfer', 'FloorTimeCursor', 'CollectionBackfill', 'MarketEvent', 'CollectionBestBid', 'CurrencyHolding'].sort());
     const p = t.db.prisma;
     const address = '0x' + '5a'.repeat(20);
     await p.collection.create({ data: { address, owner: address, type: 'ERC1155', name: 'm' } });

@@ -13,6 +13,7 @@ import type { ChainEvent, FillEvent } from './events.js';
 import type { IndexerContext } from './indexer-context.js';
 import { blockHashAt, readCursor } from './indexer-cursor.js';
 import { ChainMovedError } from './indexer-errors.js';
+import { currencyHoldingsOf, recordCurrencyHoldingsSql } from './currency-holdings-sql.js';
 import { readOrderFacts } from './order-facts.js';
 import { undoReorg } from './reorg.js';
 import { settleAtCursor } from './turns.js';
@@ -101,6 +102,8 @@ export async function indexNextBatch(ctx: IndexerContext, s: SqlRunner, startBlo
   await opts.beforeWrite?.({ from, to });
   const t3 = performance.now();
   const settle = settleOrdersSql(unsettled.hashes);
+  // the WETH reads behind the derived statuses, kept beside them (Order.fillability's missing amount)
+  const holdings = recordCurrencyHoldingsSql(currencyHoldingsOf(orders, facts), network.weth, to);
   await s.exec(
     // the lock first: no order insert interleaves with the batch's writes (unsettled-orders.ts)
     `${ORDER_WRITE_LOCK_SQL};\n` +
@@ -121,6 +124,7 @@ export async function indexNextBatch(ctx: IndexerContext, s: SqlRunner, startBlo
       standardStrategies: network.strategies.standardSale,
       keepBlocks: ctx.keepBlocks,
     }) +
+    (holdings ? `\n${holdings};` : '') +
     (settle ? `\n${settle};` : ''),
   );
   opts.onBlockTime?.(toBlock.timestamp);

@@ -7,6 +7,7 @@ import { orderStatusChanges } from '../../domain/order-status-changes.js';
 import { backfillStep, type BackfillStep } from './collection-backfill.js';
 import type { IndexerContext } from './indexer-context.js';
 import type { Cursor } from './indexer-cursor.js';
+import { currencyHoldingsOf, recordCurrencyHoldingsSql } from './currency-holdings-sql.js';
 import { readOrderFacts } from './order-facts.js';
 import { buildSettleScript, findUnsettledOrders } from './unsettled-orders.js';
 
@@ -27,7 +28,8 @@ export async function settleAtCursor(ctx: IndexerContext, s: SqlRunner, cursor: 
     now: opts.now(),
     standardStrategies: network.strategies.standardSale,
   });
-  if (script) await s.exec(script);
+  const holdings = recordCurrencyHoldingsSql(currencyHoldingsOf(unsettled.stale, facts), network.weth, cursor.number);
+  if (script) await s.exec(holdings ? `${script}\n${holdings};` : script);
   for (const { order: o, status } of changes) {
     ctx.emit({ type: 'orderStatusChanged', orderHash: o.hash, collection: o.collection, signer: o.signer, isOrderAsk: o.isOrderAsk, oldStatus: o.status, newStatus: status, blockNumber: cursor.number, reorg: false });
   }

@@ -7,6 +7,7 @@ import type { BlockRef } from './batch-script.js';
 import { DAY_BUCKET_SQL, HOUR_BUCKET_SQL } from '../../db/sale-sql.js';
 import { retractMarketEventsAboveSql } from '../../db/market-events-sql.js';
 import { sqlHex, sqlInt, sqlName } from '../../db/sql-literals.js';
+import { forgetCurrencyHoldingsAboveSql } from './currency-holdings-sql.js';
 import { cursorGuardSql, floorCatchUpSql, recordFloorsSql } from './status-sql.js';
 
 export interface UndoScriptInput {
@@ -34,6 +35,8 @@ FROM (SELECT DISTINCT ON (order_hash) order_hash, old_status FROM order_status_c
 WHERE o.hash = first.order_hash`,
     recordFloorsSql(`j.block_number > ${f}`, input.now, input.standardStrategies),
     `DELETE FROM order_status_changes WHERE block_number > ${f}`,
+    // WETH reads of the replaced blocks (Order.fillability's missing amount) describe a chain that is gone
+    forgetCurrencyHoldingsAboveSql(input.fork.number),
 
     // Sales of fills above the fork (named by their nonce_events row), with their share of the
     // hourly and daily buckets (SalesService.recordSale adds to both).
