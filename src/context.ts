@@ -21,6 +21,8 @@ function createLoaders(services: Services, sql: StatementBatch) {
     stats: new DataLoader((addresses: readonly string[]) => services.stats.statsFor(addresses, sql)),
     /** `<order hash>|<status>`: the latest event that set it (Order.fillability) */
     statusEvents: new DataLoader((keys: readonly string[]) => services.fillability.latestStatusEvents(keys, sql)),
+    /** `<signer>|<currency>`: the indexer's last read of a bid maker's currency (Order.fillability.missing) */
+    currencyHoldings: new DataLoader((keys: readonly string[]) => services.fillability.currencyHoldings(keys, sql)),
   };
 }
 

@@ -12,6 +12,15 @@ export const FINAL_REASONS: readonly UnfillableReason[] = ['EXPIRED', 'EXECUTED'
 /** Reasons a chain event caused (the event log holds its block and transaction). */
 export const CHAIN_REASONS: readonly UnfillableReason[] = ['EXECUTED', 'CANCELLED', 'INVALID_OWNER', 'ERC_APPROVAL', 'ERC20_BALANCE', 'ERC20_APPROVAL'];
 
+/**
+ * Reasons the event log names the event of: the chain events, and the expiry the indexer writes at
+ * the block whose time passed the end time (src/chain/indexer/expiry-sql.ts).
+ */
+export const EVENT_REASONS: readonly UnfillableReason[] = [...CHAIN_REASONS, 'EXPIRED'];
+
+/** Reasons about the bid maker's currency (WETH): fillability says how much is missing. */
+export const CURRENCY_REASONS: readonly UnfillableReason[] = ['ERC20_BALANCE', 'ERC20_APPROVAL'];
+
 /** What would make the order fillable; null where nothing can. */
 export const REASON_FIXES: Record<UnfillableReason, string | null> = {
   NOT_STARTED: 'Nothing: it becomes fillable at its startTime.',
@@ -36,4 +45,16 @@ export function reasonOperator(reason: UnfillableReason | null, transferManager:
   if (reason === 'ERC_APPROVAL') return transferManager || null;
   if (reason === 'ERC20_APPROVAL') return exchange || null;
   return null;
+}
+
+/**
+ * How much of the price a bid maker lacks for `reason`: the price less the balance
+ * (ERC20_BALANCE) or less the allowance to the exchange (ERC20_APPROVAL), never below 0; null
+ * for any other reason. The exchange moves the whole price from the maker in one transferFrom, so
+ * both must reach it (looksrare-v1-facts.md).
+ */
+export function currencyShortfall(reason: UnfillableReason | null, needed: bigint, balance: bigint, allowance: bigint): bigint | null {
+  const held = reason === 'ERC20_BALANCE' ? balance : reason === 'ERC20_APPROVAL' ? allowance : null;
+  if (held === null) return null;
+  return held >= needed ? 0n : needed - held;
 }

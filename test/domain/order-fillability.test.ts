@@ -1,7 +1,7 @@
 // Why an order is not fillable (src/domain/order-fillability.ts): the status precedence of spec 3
-// with NOT_STARTED after it, on the edges of the validity window.
+// with NOT_STARTED after it, on the edges of the validity window; the WETH a bid lacks.
 import { describe, expect, it } from 'vitest';
-import { reasonOperator, unfillableReason } from '../../src/domain/order-fillability.js';
+import { currencyShortfall, reasonOperator, unfillableReason } from '../../src/domain/order-fillability.js';
 
 const NOW = 1_800_000_000n;
 
@@ -26,5 +26,19 @@ describe('unfillable reasons', () => {
     expect(reasonOperator('ERC20_APPROVAL', null, '')).toBeNull();
     expect(reasonOperator('INVALID_OWNER', '0xtm', '0xex')).toBeNull();
     expect(reasonOperator(null, '0xtm', '0xex')).toBeNull();
+  });
+});
+
+describe('currency shortfall', () => {
+  it('is the price less the figure the reason names, never below 0', () => {
+    expect(currencyShortfall('ERC20_BALANCE', 100n, 30n, 10n)).toBe(70n);
+    expect(currencyShortfall('ERC20_APPROVAL', 100n, 300n, 10n)).toBe(90n);
+    expect(currencyShortfall('ERC20_APPROVAL', 100n, 300n, 100n)).toBe(0n);
+    expect(currencyShortfall('ERC20_BALANCE', 100n, 2n ** 255n, 0n)).toBe(0n);
+  });
+
+  it('is null for reasons other than the currency', () => {
+    expect(currencyShortfall('INVALID_OWNER', 100n, 0n, 0n)).toBeNull();
+    expect(currencyShortfall(null, 100n, 0n, 0n)).toBeNull();
   });
 });
