@@ -1,7 +1,8 @@
 // Order.fillability against a local EVM and the indexer: a bid whose maker sends WETH away says
 // how much it lacks by the chain's balanceOf at the block the indexer read it, the figure follows
-// the maker's WETH coming back (and its allowance for ERC20_APPROVAL), a reorg forgets the reads
-// of the blocks it replaced, and an order the indexed chain expired names that batch's block. The
+// the maker's WETH coming back (and its allowance for ERC20_APPROVAL), a submission settled at the
+// cursor block keeps its read too, a reorg forgets the reads of the blocks it replaced, and an order
+// the indexed chain expired names that batch's block. The
 // read engine and the resolvers answer alike throughout.
 import type { ContractTransactionResponse, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,6 +125,20 @@ describe(`Order.fillability on chain (${backendName})`, () => {
     const rows = await db.sql.query<{ block_number: string }>('SELECT block_number::text AS block_number FROM currency_holdings WHERE signer = $1', [bidder().address]);
     // the read of the withdrawal's block is gone; nothing on the new chain read the bidder again
     expect(rows.filter((r) => BigInt(r.block_number) > fork)).toEqual([]);
+  });
+
+  it('keeps the read of a submission settled at the cursor block when no block came', async () => {
+    const broke = wallet(5);
+    const submitted = await order(broke, { isOrderAsk: false, collection: w.c.addresses.erc721, tokenId: null, nonce: 1n, price: ETH });
+    const cursor = await cursorBlock();
+    // as the submission service leaves it: its checks read an earlier block (unsettled-orders.ts)
+    await db.sql.exec(`UPDATE orders SET chain_checked_block = ${BigInt(cursor) - 1n} WHERE hash = '${submitted.hash}'`);
+    await sync();
+    expect(await cursorBlock()).toBe(cursor);
+    const balance = String(await w.c.weth.balanceOf(broke.address));
+    const f = await fillability(submitted);
+    expect(f.reason).toBe('ERC20_BALANCE');
+    expect(f.missing).toMatchObject({ needed: String(ETH), balance, shortfall: String(ETH - BigInt(balance)), blockNumber: cursor });
   });
 
   it('names the block of the batch that saw an order expire', async () => {
