@@ -11,14 +11,23 @@
 // filter whose holdings changed) delays a delivery by at most the poll interval.
 import type { MarketEventStreamFilter } from '../domain/market-event-stream.js';
 import type { ServiceDeps } from './deps.js';
-import { matchesStreamFilter } from './market-event-filter.js';
-import { eventsHeldByOwners, logHeadPosition, readMarketEventsAfter, type LogPosition } from './market-event-log.js';
+import { matchesStreamFilter, type HeldByOwners } from './market-event-filter.js';
+import { comparePositions, eventsHeldByOwners, logHeadPosition, readMarketEventsAfter, type LogEvent, type LogPosition } from './market-event-log.js';
+
+/** One stretch of the log as the hints read it: every event in (from, next], unfiltered, with who holds what for owner filters. */
+export interface LogStretch {
+  from: LogPosition;
+  next: LogPosition;
+  events: readonly LogEvent[];
+  held: HeldByOwners;
+}
 
 /** Rows per read; reads go on while the log has more, up to MAX_READS per update. */
 const READ_ROWS = 1000;
 const MAX_READS = 20;
 
-export function createWebhookHints(deps: Pick<ServiceDeps, 'db'>, refreshMs: number) {
+/** `onStretch` sees every stretch read (the sender hands it to endpoints that are exactly there). */
+export function createWebhookHints(deps: Pick<ServiceDeps, 'db'>, refreshMs: number, onStretch?: (stretch: LogStretch) => void) {
   const sql = deps.db.sql;
   let position: LogPosition | null = null;
   let endpoints: { id: string; filter: MarketEventStreamFilter }[] = [];
@@ -38,17 +47,19 @@ export function createWebhookHints(deps: Pick<ServiceDeps, 'db'>, refreshMs: num
       position ??= await logHeadPosition(sql);
       if (performance.now() - loadedAt >= refreshMs) await refresh();
       for (let i = 0; i < MAX_READS; i++) {
+        const from = position;
         const read = await readMarketEventsAfter(sql, position, {}, READ_ROWS, { retractedTypes: true });
         position = read.next;
+        const held = new Map<string, Set<string>>();
         if (read.events.length && endpoints.length) {
           const owners = [...new Set(endpoints.map((e) => e.filter.owner).filter((o): o is string => !!o))];
           const pairs = owners.length ? await eventsHeldByOwners(sql, read.events.filter((e) => e.orderHash !== null).map((e) => e.id), owners) : [];
-          const held = new Map<string, Set<string>>();
           for (const p of pairs) held.set(p.id, (held.get(p.id) ?? new Set()).add(p.owner));
           for (const ep of endpoints) {
             if (!hinted.has(ep.id) && read.events.some((e) => matchesStreamFilter(ep.filter, e, held))) hinted.add(ep.id);
           }
         }
+        if (comparePositions(from, read.next) !== 0) onStretch?.({ from, next: read.next, events: read.events, held });
         if (!read.more) return;
       }
     },

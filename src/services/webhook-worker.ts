@@ -24,6 +24,7 @@ import type { MarketEventStreamFilter } from '../domain/market-event-stream.js';
 import { retryDelayMs, shouldDisable } from '../domain/webhook-endpoint.js';
 import type { MarketEventRow } from './activity.js';
 import type { ServiceDeps } from './deps.js';
+import { matchesStreamFilter } from './market-event-filter.js';
 import { comparePositions, prunedThrough, readMarketEventsAfter, VISIBILITY_HORIZON_SQL, type LogEvent, type LogPosition } from './market-event-log.js';
 import { DELIVERIES_KEPT } from './webhook-endpoints.js';
 import { createWebhookHints } from './webhook-hints.js';
@@ -39,8 +40,6 @@ const HOLD_BELOW = 192;
 const HOLD_IDLE_MS = 2000;
 /** The longest one claim is held: then the endpoint goes back in line (another instance may take it). */
 const HOLD_MAX_MS = 20_000;
-/** A caught-up endpoint's progress is written unless more events come within this long. */
-const ACK_IDLE_MS = 100;
 /** Events delivered to one endpoint per claim before it goes back in line (fairness). */
 const EVENTS_PER_CLAIM = 200;
 /** Events read per log read. */
@@ -62,10 +61,18 @@ export interface WebhookWorkerOptions {
   log?: { warn(o: object, m: string): void };
 }
 
-/** The running sender's side of a held endpoint: waits until it is poked (true) or the time is up (false). */
+/** The running sender's side of a held endpoint. */
 interface Hold {
+  /** waits until the endpoint is poked (true) or the time is up (false) */
   wait(id: string, ms: number): Promise<boolean>;
+  /** the endpoint reads on from `position` (stretches of the log that start there are kept for it) */
+  at(id: string, position: LogPosition): void;
+  /** the events the sender's own log reader has read from `position` on, matched to the endpoint's filter; null: read them */
+  take(id: string, position: LogPosition): { events: LogEvent[]; next: LogPosition } | null;
 }
+
+/** Events kept for a held endpoint at most: past this it reads them itself. */
+const INBOX_EVENTS = 1000;
 
 interface Claimed {
   id: string;
@@ -76,6 +83,8 @@ interface Claimed {
   cursor: string;
   failureCount: number;
 }
+
+const parseFilter = (f: Claimed['filter']) => (typeof f === 'string' ? JSON.parse(f) : f) as MarketEventStreamFilter;
 
 /** The body of one delivery: the Standard Webhooks envelope around the event. */
 export function webhookPayload(e: MarketEventRow, at: Date): string {
@@ -117,14 +126,14 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
    * Acknowledges deliveries: moves the cursor (renewing the lease) and logs the attempts, in one
    * statement. False when the lease is no longer ours or the endpoint stopped.
    */
-  async function acknowledge(id: string, to: LogPosition, delivered: { e: LogEvent; r: SendResult; attempt: number }[]): Promise<boolean> {
+  async function acknowledge(id: string, to: LogPosition, delivered: { e: LogEvent; r: SendResult; attempt: number }[]): Promise<{ status: string; secret: string } | undefined> {
     const n = delivered.length;
-    const [row] = await sql.query<{ status: string }>(
+    const [row] = await sql.query<{ status: string; secret: string }>(
       `WITH moved AS (
          UPDATE webhook_endpoints SET cursor_tx_id = $3::xid8, cursor_id = $4::bigint, failure_count = 0,
            last_attempt_at = CASE WHEN $6::int > 0 THEN now() ELSE last_attempt_at END, last_error = CASE WHEN $6::int > 0 THEN NULL ELSE last_error END,
            lease_expires_at = now() + make_interval(secs => $5::float8 / 1000), updated_at = now()
-         WHERE id = $1::bigint AND lease_owner = $2 RETURNING status::text AS status
+         WHERE id = $1::bigint AND lease_owner = $2 RETURNING status::text AS status, secret
        ), added AS (
          INSERT INTO webhook_deliveries (endpoint_id, event_ids, attempt, status_code, duration_ms)
          SELECT $1::bigint, ARRAY[u.e], u.a, u.s, u.d FROM unnest($7::bigint[], $8::int[], $9::int[], $10::int[]) WITH ORDINALITY AS u(e, a, s, d, o)
@@ -134,10 +143,16 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
          DELETE FROM webhook_deliveries d WHERE $6::int > 0 AND d.endpoint_id = $1::bigint
            AND d.id <= (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1::bigint ORDER BY id DESC OFFSET GREATEST(0, ${DELIVERIES_KEPT} - $6::int) LIMIT 1)
        )
-       SELECT status FROM moved`,
+       SELECT status, secret FROM moved`,
       [id, owner, to.txId, to.id, leaseMs, n, delivered.map((d) => d.e.id), delivered.map((d) => d.attempt), delivered.map((d) => d.r.statusCode), delivered.map((d) => d.r.durationMs)],
     );
-    return row?.status === 'ACTIVE';
+    return row;
+  }
+
+  /** The endpoint as it is now, while this worker holds its lease (undefined: it does not). */
+  async function current(id: string): Promise<{ status: string; secret: string } | undefined> {
+    const [row] = await sql.query<{ status: string; secret: string }>(`SELECT status::text AS status, secret FROM webhook_endpoints WHERE id = $1::bigint AND lease_owner = $2`, [id, owner]);
+    return row;
   }
 
   /** Moves the cursor (renewing the lease); false when the lease is no longer ours or the endpoint stopped. */
@@ -186,19 +201,25 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
    * batch, not four statements and a turn in the claim loop.
    */
   async function work(ep: Claimed, hold?: Hold): Promise<boolean> {
-    const filter = (typeof ep.filter === 'string' ? JSON.parse(ep.filter) : ep.filter) as MarketEventStreamFilter;
+    const filter = parseFilter(ep.filter);
     /** where the next read starts; `acked` is where the endpoint's durable cursor stands */
     let position: LogPosition = { txId: ep.txId, id: ep.cursor };
     let acked = position;
     let failures = ep.failureCount;
     let sent = 0;
-    const webhook = new Webhook(ep.secret);
+    let secret = ep.secret;
+    let webhook = new Webhook(secret);
+    /** Still ours and ACTIVE; a rotated secret signs from here on. */
+    const still = (row: { status: string; secret: string } | undefined) => {
+      if (row && row.secret !== secret) webhook = new Webhook((secret = row.secret));
+      return row?.status === 'ACTIVE';
+    };
     const claimedAt = performance.now();
     let delivered: { e: LogEvent; r: SendResult; attempt: number }[] = [];
     let ackedAt = performance.now();
     /** Writes the cursor at `to` and the attempts since the last write; false when the lease is lost. */
     const ack = async (to: LogPosition) => {
-      const ok = await acknowledge(ep.id, to, delivered);
+      const ok = still(await acknowledge(ep.id, to, delivered));
       acked = to;
       delivered = [];
       ackedAt = performance.now();
@@ -211,7 +232,9 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
         if (hold ? performance.now() - claimedAt >= HOLD_MAX_MS : sent >= EVENTS_PER_CLAIM) return true;
         let read;
         try {
-          read = await readMarketEventsAfter(sql, position, filter, READ_BATCH);
+          // caught up: the sender's reader has these events already (one read for every endpoint)
+          const kept = hold?.take(ep.id, position);
+          read = kept ? { ...kept, more: false } : await readMarketEventsAfter(sql, position, filter, READ_BATCH);
         } catch (err) {
           if (!(err instanceof ServiceError && err.code === 'CURSOR_EXPIRED')) throw err;
           // retention deleted events this endpoint had not received: say so in its log and go on from what is kept
@@ -248,18 +271,22 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
         }
         // past rows that did not match, too: the next read starts there
         position = read.next;
+        hold?.at(ep.id, position);
         if (read.more) {
           if (performance.now() - ackedAt >= ACK_EVERY_MS && !(await ack(position))) return (leased = false);
           continue;
         }
         if (!hold) return false;
-        // caught up: progress is written unless more events come within ACK_IDLE_MS (a busy endpoint
-        // then writes it once per ACK_EVERY_MS); then the endpoint waits, leased, for its next events
+        // caught up: progress is written at most once per ACK_EVERY_MS (more events within that
+        // time are sent first); then the endpoint waits, leased, for its next events
         if (unacked()) {
-          if (performance.now() - ackedAt < ACK_EVERY_MS && (await hold.wait(ep.id, ACK_IDLE_MS))) continue;
+          const left = ACK_EVERY_MS - (performance.now() - ackedAt);
+          if (left > 0 && (await hold.wait(ep.id, left))) continue;
           if (!(await ack(position))) return (leased = false);
         }
         if (!(await hold.wait(ep.id, HOLD_IDLE_MS))) return false;
+        // after a wait: paused, deleted or its secret rotated meanwhile?
+        if (!still(await current(ep.id))) return false;
       }
     } finally {
       if (leased) {
@@ -286,8 +313,14 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
     })().finally(() => (running = null)));
 
   let stopped = true;
-  /** endpoints the running sender holds; `resolve` is set while one waits for events */
-  const mine = new Map<string, { poked: boolean; resolve: ((more: boolean) => void) | null }>();
+  /**
+   * Endpoints the running sender holds: `resolve` is set while one waits for events; `position` is
+   * where it reads on, and `inbox` the stretches of the log read since, from exactly there.
+   */
+  const mine = new Map<
+    string,
+    { poked: boolean; resolve: ((more: boolean) => void) | null; filter: MarketEventStreamFilter; position: LogPosition | null; inbox: { events: LogEvent[]; next: LogPosition } | null }
+  >();
   let wake: (() => void) | null = null;
   let woken = false;
   let loop: Promise<void> | null = null;
@@ -310,7 +343,23 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
       }
       // a pool: up to SENDER_CONCURRENCY endpoints in flight, more claimed as soon as one finishes
       const inFlight = new Set<Promise<void>>();
-      const hints = createWebhookHints(deps, Math.min(cfg.pollMs, 1000));
+      // each stretch the hints read goes to the held endpoints that read on from its start, filtered
+      const hints = createWebhookHints(deps, Math.min(cfg.pollMs, 1000), (stretch) => {
+        for (const held of mine.values()) {
+          const expected = held.inbox?.next ?? held.position;
+          if (!expected || comparePositions(expected, stretch.from) !== 0) {
+            held.inbox = null;
+            continue;
+          }
+          const events = stretch.events.filter((e) => matchesStreamFilter(held.filter, e, stretch.held)).map(({ retractedType: _t, ...e }) => e);
+          const inbox = held.inbox ?? { events: [], next: stretch.from };
+          inbox.events.push(...events);
+          inbox.next = stretch.next;
+          held.inbox = inbox.events.length > INBOX_EVENTS ? null : inbox;
+          // an endpoint its reader had not reached: from here it reads itself
+          if (!held.inbox) held.position = null;
+        }
+      });
       let claimedAllAt = -Infinity;
       const kick = () => {
         woken = true;
@@ -320,6 +369,24 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
       for (const ep of mine.values()) ep.resolve?.(false);
       mine.clear();
       const hold: Hold = {
+        at(id, position) {
+          const held = mine.get(id);
+          if (held && (!held.inbox || comparePositions(held.inbox.next, position) <= 0)) {
+            held.position = position;
+            held.inbox = null;
+          }
+        },
+        take(id, position) {
+          const held = mine.get(id);
+          const inbox = held?.inbox;
+          if (!held || !inbox) return null;
+          held.inbox = null;
+          // kept from where the endpoint stands: it stands at the inbox's end next, and what the
+          // reader reads from there meanwhile is kept for it again
+          if (!held.position || comparePositions(held.position, position) !== 0) return null;
+          held.position = inbox.next;
+          return inbox;
+        },
         wait(id, ms) {
           const held = mine.get(id);
           if (!held || stopped || inFlight.size > HOLD_BELOW) return Promise.resolve(false);
@@ -369,7 +436,7 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
             const claimed = only?.length === 0 || free <= 0 ? [] : await claim(free, only);
             for (const ep of claimed) {
               hints.forget(ep.id);
-              mine.set(ep.id, { poked: false, resolve: null });
+              mine.set(ep.id, { poked: false, resolve: null, filter: parseFilter(ep.filter), position: null, inbox: null });
               const p: Promise<void> = work(ep, hold)
                 .then(
                   (more) => void (more && hints.add(ep.id)),
