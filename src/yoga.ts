@@ -7,6 +7,7 @@ import { createContext } from './context.js';
 import { registerIndexerGauges } from './http/indexer-metrics.js';
 import { createMetrics } from './http/metrics.js';
 import { useAccessLog } from './http/access-log-plugin.js';
+import { useNulRefusal } from './http/nul-refusal-plugin.js';
 import { useEventIds } from './http/event-ids-plugin.js';
 import { CONSISTENCY_RESPONSE_HEADERS } from './http/consistency.js';
 import { useConsistency } from './http/consistency-plugin.js';
@@ -61,6 +62,7 @@ export function createApp(services: Services, config: Config, logger: Logger, op
     credentials: config.corsOrigins !== null,
     exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', ...CONSISTENCY_RESPONSE_HEADERS],
   };
+  const accessLog = useAccessLog(logger);
   const yoga = createYoga({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -73,8 +75,10 @@ export function createApp(services: Services, config: Config, logger: Logger, op
     context: ({ request }) => createContext(services, request.headers),
     cors,
     plugins: [
-      useAccessLog(logger),
+      accessLog.first,
       useRequestGuards({ maxBodyBytes: config.maxBodyBytes, graphqlEndpoint: GRAPHQL_ENDPOINT, apiPrefix: API_PREFIX }),
+      // a string input holding U+0000 is the client's mistake, named (PostgreSQL cannot store it)
+      useNulRefusal(),
       ...graphqlPolicyPlugins(config),
       // the indexed block on every API answer; reads that wait for a block or a transaction
       useConsistency({ services, graphqlEndpoint: GRAPHQL_ENDPOINT }),
@@ -118,6 +122,8 @@ export function createApp(services: Services, config: Config, logger: Logger, op
         maxBodyBytes: config.maxBodyBytes,
         graphqlEndpoint: GRAPHQL_ENDPOINT,
       }),
+      // the request id on every response, whichever plugin answered or replaced it
+      accessLog.last,
     ],
   });
   // node:http's handler: REST reads and the queries the read engine answers whole skip yoga's pipeline

@@ -16,30 +16,40 @@ interface RequestInfo {
   operationName?: string;
 }
 
-export function useAccessLog(logger: Logger): Plugin {
+/**
+ * Two plugins: `first` (the first of the list) gives the request its id; `last` (the last of the
+ * list) puts the id on the response and writes the line. Last, because onResponse hooks run in
+ * the list's order and a later one may replace the response (a guard's 404 envelope), which
+ * would drop a header set before it.
+ */
+export function useAccessLog(logger: Logger): { first: Plugin; last: Plugin } {
   const info = new WeakMap<Request, RequestInfo>();
   return {
-    onRequest({ request }) {
-      const id = requestIdFrom(request.headers.get(REQUEST_ID_HEADER));
-      info.set(request, { id, started: performance.now() });
-      enterRequest(id);
+    first: {
+      onRequest({ request }) {
+        const id = requestIdFrom(request.headers.get(REQUEST_ID_HEADER));
+        info.set(request, { id, started: performance.now() });
+        enterRequest(id);
+      },
+      onParams({ request, params }) {
+        const i = info.get(originalRequest(request));
+        if (i && params.operationName) i.operationName = params.operationName;
+      },
     },
-    onParams({ request, params }) {
-      const i = info.get(originalRequest(request));
-      if (i && params.operationName) i.operationName = params.operationName;
-    },
-    onResponse({ request, response, setResponse }) {
-      const i = info.get(originalRequest(request));
-      if (!i) return;
-      try {
-        response.headers.set(REQUEST_ID_HEADER, i.id);
-      } catch {
-        // immutable headers (a response passed through from fetch): copy it
-        const copy = new Response(response.body, response);
-        copy.headers.set(REQUEST_ID_HEADER, i.id);
-        setResponse(copy);
-      }
-      logAccess(logger, { id: i.id, method: request.method, path: new URL(request.url, 'http://localhost').pathname, status: response.status, started: i.started, operationName: i.operationName });
+    last: {
+      onResponse({ request, response, setResponse }) {
+        // a response made before `first` saw the request (yoga's own GraphiQL page) gets an id here
+        const i = info.get(originalRequest(request)) ?? { id: requestIdFrom(request.headers.get(REQUEST_ID_HEADER)), started: performance.now() };
+        try {
+          response.headers.set(REQUEST_ID_HEADER, i.id);
+        } catch {
+          // immutable headers (a response passed through from fetch): copy it
+          const copy = new Response(response.body, response);
+          copy.headers.set(REQUEST_ID_HEADER, i.id);
+          setResponse(copy);
+        }
+        logAccess(logger, { id: i.id, method: request.method, path: new URL(request.url, 'http://localhost').pathname, status: response.status, started: i.started, operationName: i.operationName });
+      },
     },
   };
 }

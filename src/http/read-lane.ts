@@ -26,6 +26,7 @@ import type { Counter, Histogram, Registry } from 'prom-client';
 import { createContext, type Context } from '../context.js';
 import type { Logger } from '../logger.js';
 import { answerWithEngine, plansSomeRoot } from '../read-engine/read-engine.js';
+import { findNulCharacter } from '../domain/nul-character.js';
 import { enterRequest, requestIdFrom } from '../request-id.js';
 import type { Services } from '../services/index.js';
 import { logAccess, REQUEST_ID_HEADER } from './access-log-plugin.js';
@@ -146,6 +147,8 @@ export function createReadLane(opts: ReadLaneOptions): NodeHandler {
     if (typeof query !== 'string' || query.length > MAX_TEXT || !onlyConsistency(extensions)) return toYoga();
     if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return toYoga();
     if (operationName != null && typeof operationName !== 'string') return toYoga();
+    // U+0000 in a string input: yoga refuses it, naming the place (src/http/nul-refusal-plugin.ts)
+    if (query.includes('\\u0000') || findNulCharacter(variables ?? {}, '')) return toYoga();
     const entry = admit(query);
     if (!entry) return toYoga();
 
