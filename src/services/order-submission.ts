@@ -287,7 +287,11 @@ export function createOrderSubmissionService(deps: ServiceDeps, stats: Pick<Stat
   async function afterInsert(order: Order): Promise<void> {
     // A live standard-sale listing can move the floor, a bid the best bid: record them after the
     // time-driven changes up to now, under the floor lock; concurrent orders share one write (stats.ts).
-    if (!order.isOrderAsk || network.strategies.standardSale.includes(order.strategy)) await stats.recordFloorSoon(order.collectionAddress);
+    // The listing's answer waits for it (stats read right after show the floor); a bid's does not:
+    // the best bid a client reads is computed from the orders, only its BEST_BID_CHANGE event waits
+    // for the write, and a write that fails is made good by the next one for the collection.
+    if (order.isOrderAsk && network.strategies.standardSale.includes(order.strategy)) await stats.recordFloorSoon(order.collectionAddress);
+    else if (!order.isOrderAsk) void stats.recordFloorSoon(order.collectionAddress).catch(() => {});
     deps.events.publishOrderEvent({
       kind: 'CREATED',
       hash: order.hash,
