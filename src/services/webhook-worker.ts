@@ -24,10 +24,10 @@ import type { MarketEventStreamFilter } from '../domain/market-event-stream.js';
 import { retryDelayMs, shouldDisable } from '../domain/webhook-endpoint.js';
 import type { MarketEventRow } from './activity.js';
 import type { ServiceDeps } from './deps.js';
-import { matchesStreamFilter } from './market-event-filter.js';
 import { comparePositions, prunedThrough, readMarketEventsAfter, VISIBILITY_HORIZON_SQL, type LogEvent, type LogPosition } from './market-event-log.js';
 import { DELIVERIES_KEPT } from './webhook-endpoints.js';
 import { createWebhookHints } from './webhook-hints.js';
+import { createWebhookHolds, type Hold } from './webhook-holds.js';
 import { postWebhook, WebhookAgents, type SendResult } from './webhook-sender.js';
 
 /** Endpoints claimed by one pass of runOnce (worked concurrently). */
@@ -60,19 +60,6 @@ export interface WebhookWorkerOptions {
   onAttempt?: (outcome: DeliveryOutcome, result: SendResult) => void;
   log?: { warn(o: object, m: string): void };
 }
-
-/** The running sender's side of a held endpoint. */
-interface Hold {
-  /** waits until the endpoint is poked (true) or the time is up (false) */
-  wait(id: string, ms: number): Promise<boolean>;
-  /** the endpoint reads on from `position` (stretches of the log that start there are kept for it) */
-  at(id: string, position: LogPosition): void;
-  /** the events the sender's own log reader has read from `position` on, matched to the endpoint's filter; null: read them */
-  take(id: string, position: LogPosition): { events: LogEvent[]; next: LogPosition } | null;
-}
-
-/** Events kept for a held endpoint at most: past this it reads them itself. */
-const INBOX_EVENTS = 1000;
 
 interface Claimed {
   id: string;
@@ -313,14 +300,9 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
     })().finally(() => (running = null)));
 
   let stopped = true;
-  /**
-   * Endpoints the running sender holds: `resolve` is set while one waits for events; `position` is
-   * where it reads on, and `inbox` the stretches of the log read since, from exactly there.
-   */
-  const mine = new Map<
-    string,
-    { poked: boolean; resolve: ((more: boolean) => void) | null; filter: MarketEventStreamFilter; position: LogPosition | null; inbox: { events: LogEvent[]; next: LogPosition } | null }
-  >();
+  /** in flight: delivering, or held and waiting for events */
+  const inFlight = new Set<Promise<void>>();
+  const holds = createWebhookHolds(() => !stopped && inFlight.size <= HOLD_BELOW);
   let wake: (() => void) | null = null;
   let woken = false;
   let loop: Promise<void> | null = null;
@@ -341,76 +323,15 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
           }
         })().catch(() => {});
       }
-      // a pool: up to SENDER_CONCURRENCY endpoints in flight, more claimed as soon as one finishes
-      const inFlight = new Set<Promise<void>>();
-      // each stretch the hints read goes to the held endpoints that read on from its start, filtered
-      const hints = createWebhookHints(deps, Math.min(cfg.pollMs, 1000), (stretch) => {
-        for (const held of mine.values()) {
-          const expected = held.inbox?.next ?? held.position;
-          if (!expected || comparePositions(expected, stretch.from) !== 0) {
-            held.inbox = null;
-            continue;
-          }
-          const events = stretch.events.filter((e) => matchesStreamFilter(held.filter, e, stretch.held)).map(({ retractedType: _t, ...e }) => e);
-          const inbox = held.inbox ?? { events: [], next: stretch.from };
-          inbox.events.push(...events);
-          inbox.next = stretch.next;
-          held.inbox = inbox.events.length > INBOX_EVENTS ? null : inbox;
-          // an endpoint its reader had not reached: from here it reads itself
-          if (!held.inbox) held.position = null;
-        }
-      });
+      // a pool: up to SENDER_CONCURRENCY endpoints in flight, more claimed as soon as one finishes;
+      // each stretch the hints read goes to the held endpoints that read on from its start
+      const hints = createWebhookHints(deps, Math.min(cfg.pollMs, 1000), holds.feed);
       let claimedAllAt = -Infinity;
       const kick = () => {
         woken = true;
         wake?.();
       };
-      // the endpoints this sender holds: poked when the log gains events for them
-      for (const ep of mine.values()) ep.resolve?.(false);
-      mine.clear();
-      const hold: Hold = {
-        at(id, position) {
-          const held = mine.get(id);
-          if (held && (!held.inbox || comparePositions(held.inbox.next, position) <= 0)) {
-            held.position = position;
-            held.inbox = null;
-          }
-        },
-        take(id, position) {
-          const held = mine.get(id);
-          const inbox = held?.inbox;
-          if (!held || !inbox) return null;
-          held.inbox = null;
-          // kept from where the endpoint stands: it stands at the inbox's end next, and what the
-          // reader reads from there meanwhile is kept for it again
-          if (!held.position || comparePositions(held.position, position) !== 0) return null;
-          held.position = inbox.next;
-          return inbox;
-        },
-        wait(id, ms) {
-          const held = mine.get(id);
-          if (!held || stopped || inFlight.size > HOLD_BELOW) return Promise.resolve(false);
-          if (held.poked) {
-            held.poked = false;
-            return Promise.resolve(true);
-          }
-          return new Promise<boolean>((resolve) => {
-            const timer = setTimeout(() => done(false), ms);
-            const done = (more: boolean) => {
-              clearTimeout(timer);
-              held.resolve = null;
-              held.poked = false;
-              resolve(more);
-            };
-            held.resolve = done;
-          });
-        },
-      };
-      const poke = (id: string) => {
-        const held = mine.get(id)!;
-        if (held.resolve) held.resolve(true);
-        else held.poked = true;
-      };
+      holds.releaseAll();
       loop = (async () => {
         while (!stopped) {
           woken = false;
@@ -420,30 +341,26 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
             const everything = performance.now() - claimedAllAt >= cfg.pollMs;
             if (everything) claimedAllAt = performance.now();
             // held ones read on from their own cursor; the others are claimed
-            for (const id of everything ? [...mine.keys()] : hints.ids()) {
-              if (!mine.has(id)) continue;
+            for (const id of everything ? holds.ids() : hints.ids()) {
+              if (!holds.has(id)) continue;
               hints.forget(id);
-              poke(id);
+              holds.poke(id);
             }
             const only = everything ? null : hints.ids();
             const free = SENDER_CONCURRENCY - inFlight.size;
             // hinted endpoints wait for a slot: idle held ones make room (their slots free as they release)
-            let room = free;
-            for (const held of only ? mine.values() : []) {
-              if (room >= only!.length) break;
-              if (held.resolve) (held.resolve(false), room++);
-            }
+            if (only && free < only.length) holds.yieldSlots(only.length - free);
             const claimed = only?.length === 0 || free <= 0 ? [] : await claim(free, only);
             for (const ep of claimed) {
               hints.forget(ep.id);
-              mine.set(ep.id, { poked: false, resolve: null, filter: parseFilter(ep.filter), position: null, inbox: null });
-              const p: Promise<void> = work(ep, hold)
+              holds.add(ep.id, parseFilter(ep.filter));
+              const p: Promise<void> = work(ep, holds.hold)
                 .then(
                   (more) => void (more && hints.add(ep.id)),
                   (err) => opts.log?.warn({ err, endpoint: ep.id }, 'webhook delivery failed; retrying at the next claim'),
                 )
                 .finally(() => {
-                  mine.delete(ep.id);
+                  holds.remove(ep.id);
                   inFlight.delete(p);
                   kick();
                 });
@@ -473,7 +390,7 @@ export function createWebhookWorker(deps: ServiceDeps, opts: WebhookWorkerOption
     async stop() {
       stopped = true;
       wake?.();
-      for (const held of mine.values()) held.resolve?.(false);
+      holds.releaseAll();
       await loop;
       await running?.catch(() => {});
       agents.destroy();
