@@ -32,10 +32,24 @@ describe('OpenAPI document', () => {
   });
 
   it('takes its parameters from the schema GET /orders validates with', () => {
-    const params = (doc.paths['/api/v1/orders']!.get as { parameters: { name: string; schema: { enum?: string[] } }[] }).parameters;
+    const params = (doc.paths['/api/v1/orders']!.get as { parameters: { name: string; in?: string; schema: { enum?: string[] } }[] }).parameters.filter((p) => p.in === 'query');
     expect(params.map((p) => p.name)).toEqual(Object.keys(OrdersQuery.shape).map((k) => (k === 'status' ? 'status[]' : k)));
     const sort = params.find((p) => p.name === 'sort')!;
     expect(sort.schema.enum).toEqual(['EXPIRING_SOON', 'NEWEST', 'PRICE_ASC', 'PRICE_DESC']);
+  });
+
+  it('declares the consistency headers once and every operation takes them, and answers X-Indexed-Block', () => {
+    const declared = doc.components.parameters as Record<string, { name: string; in: string }>;
+    expect(Object.values(declared).map((p) => `${p.in} ${p.name}`).sort()).toEqual(['header X-Max-Wait-Ms', 'header X-Min-Block', 'header X-Wait-For-Tx']);
+    const refs = Object.keys(declared).map((name) => ({ $ref: `#/components/parameters/${name}` }));
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops as Record<string, { parameters: unknown[]; responses: Record<string, { headers?: Record<string, unknown> }> }>)) {
+        expect(op.parameters, `${method} ${path}`).toEqual(expect.arrayContaining(refs));
+        for (const [status, response] of Object.entries(op.responses)) {
+          expect(response.headers?.['X-Indexed-Block'], `${method} ${path} ${status}`).toEqual({ $ref: '#/components/headers/X-Indexed-Block' });
+        }
+      }
+    }
   });
 
   it('has examples that match the response schemas (real demo answers of this code)', () => {

@@ -43,6 +43,37 @@ const CONSISTENCY_HEADERS = {
 };
 const consistencyHeaderRefs = Object.fromEntries(Object.keys(CONSISTENCY_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
+/**
+ * Request headers every route reads (docs/api.md, "Consistency"; src/http/consistency.ts): answer
+ * only once a block or a transaction is indexed, waiting at most so long. Declared once as
+ * components, each operation points to them.
+ */
+const CONSISTENCY_PARAMETERS = {
+  MinBlock: {
+    name: 'X-Min-Block',
+    in: 'header',
+    required: false,
+    description: 'Answer only once this block is indexed (at most `X-Max-Wait-Ms`, then with what is indexed and `X-Min-Block-Reached: false`)',
+    schema: { type: 'integer', minimum: 0 },
+    example: 18000000,
+  },
+  WaitForTx: {
+    name: 'X-Wait-For-Tx',
+    in: 'header',
+    required: false,
+    description: "Answer only once the block of this transaction is indexed (needs the server's chain node, `RPC_URL`; else 400 `NO_CHAIN`)",
+    schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
+  },
+  MaxWaitMs: {
+    name: 'X-Max-Wait-Ms',
+    in: 'header',
+    required: false,
+    description: 'How long the wait may last, in milliseconds; capped by the server (`CONSISTENCY_MAX_WAIT_MS`)',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+const consistencyParameterRefs = Object.keys(CONSISTENCY_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` }));
+
 const WRITE_KEY = 'writeKey';
 const ADMIN_KEY = 'adminKey';
 
@@ -112,7 +143,7 @@ function operation(path: string, method: string, doc: RouteDoc, convert: ReturnT
     // the key first: a client that has one should send it
     ...(doc.writeKey ? { security: [{ [WRITE_KEY]: [] }, {}] } : doc.apiKey ? { security: [{ [WRITE_KEY]: [] }] } : {}),
     ...(doc.requiresChain ? { 'x-requires-chain': true } : {}),
-    parameters: queryParameters(doc.query, convert),
+    parameters: [...queryParameters(doc.query, convert), ...consistencyParameterRefs],
     ...(doc.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: convert(doc.body.schema, 'input'), example: doc.body.example } } } }
       : {}),
@@ -150,8 +181,8 @@ export function buildOpenApiDocument(orderExamples: OrderExamples = TEMPLATE_ORD
       description:
         'The LooksRare v1 compatible REST layer: the v1 paths, parameters and JSON envelope. Every answer is `{success, message, data}`. ' +
         'Examples are answers on the demo marketplace (`npm start` seeds it). ' +
-        'Every answer names the indexed block it reflects (`X-Indexed-Block`); a read may ask to be answered once a block or a transaction is indexed ' +
-        '(`X-Min-Block`, `X-Wait-For-Tx`, `X-Max-Wait-Ms`; docs/api.md, "Consistency").',
+        'Every answer names the indexed block it reflects (`X-Indexed-Block`); a request may ask to be answered once a block or a transaction is indexed ' +
+        '(the `X-Min-Block`, `X-Wait-For-Tx` and `X-Max-Wait-Ms` headers of every operation; docs/api.md, "Consistency").',
     },
     servers: [{ url: '/' }],
     tags: [
@@ -163,7 +194,7 @@ export function buildOpenApiDocument(orderExamples: OrderExamples = TEMPLATE_ORD
     // Reads take no key; one, when sent, selects its own rate-limit budget.
     security: [{}, { [WRITE_KEY]: [] }],
     paths,
-    components: { schemas: components, headers: CONSISTENCY_HEADERS, securitySchemes: SECURITY_SCHEMES },
+    components: { schemas: components, parameters: CONSISTENCY_PARAMETERS, headers: CONSISTENCY_HEADERS, securitySchemes: SECURITY_SCHEMES },
   };
 }
 
