@@ -12,6 +12,8 @@ import { CHAIN_FINAL_STATUSES } from '../src/domain/order-status.js';
 export interface FloorContext {
   /** standard-sale strategies: the floor price counts only these listings */
   standard: string[];
+  /** collection-offer strategies: a collection offer can fill any token of its collection */
+  collectionOffer: string[];
   rewards: { enabled: boolean; points: number[]; maxAgeSeconds: number };
 }
 
@@ -333,5 +335,101 @@ export function collectionCardsFloor(orderBy: 'VOLUME_24H' | 'FLOOR', first: num
                         FROM (SELECT o.hash, o.price, o.token_id, o.id FROM orders o
                                WHERE o.collection_address = t.address AND o.is_order_ask AND ${live('$2')} ORDER BY o.price, o.id LIMIT ${asks}) o) ob`,
     params: (_v, now, ctx) => [now.iso, now.sec, ctx.standard],
+  };
+}
+
+/** The live rule of a token's market (Token.bestAsk, bestBid): VALID, started, not ended; now = $1. */
+const started = (o: string) => `${o}.status = 'VALID' AND ${o}.start_time <= $1 AND ${o}.end_time >= $1`;
+
+/**
+ * The token page: the token (known when held or named by an order), its collection, owners
+ * (largest balance first, then address), best ask (cheapest live fixed-price listing, oldest on a
+ * tie) and when it went live, best bid (the higher of its best token offer and the collection's
+ * best collection offer, oldest on a tie), last sale and its 20 newest events (what a reorg undid
+ * and the book's floor and best-bid events left out). $1 now seconds, $2 collection, $3 token id,
+ * $4 standard strategies, $5 collection-offer strategies.
+ */
+export function tokenDetailFloor(sel: { collection: readonly string[]; ask: readonly string[]; bid: readonly string[]; sale: readonly string[]; event: readonly string[]; events: number }): FloorStatement {
+  const order = (fields: readonly string[]) => obj(fields.map((f) => [f, orderFieldSql(f, '$1')] as const));
+  const event = obj(sel.event.map((f) => [f, eventFieldSql(f)] as const));
+  const token = obj([
+    ['tokenId', str('$3::numeric::text')],
+    ['collection', `(SELECT ${obj(sel.collection.map((f) => [f, collectionFieldSql(f)] as const))} FROM collections c WHERE c.address = $2)`],
+    [
+      'owners',
+      `(SELECT '[' || COALESCE(string_agg(${obj([['owner', str('w.owner')], ['balance', str('w.balance::text')]])}, ',' ORDER BY w.balance DESC, w.owner COLLATE "C"), '') || ']'
+         FROM token_balances w WHERE w.collection_address = $2 AND w.token_id = $3::numeric AND w.balance > 0)`,
+    ],
+    ['bestAsk', `COALESCE((SELECT ${order(sel.ask)} FROM ask o), 'null')`],
+    ['bestBid', `COALESCE((SELECT ${order(sel.bid)} FROM bid o), 'null')`],
+    ['listedAt', `COALESCE((SELECT greatest(floor(extract(epoch FROM a.created_at))::bigint, a.start_time)::text FROM ask a), 'null')`],
+    [
+      'lastSale',
+      `COALESCE((SELECT ${obj(sel.sale.map((f) => [f, saleFieldSql(f)] as const))} FROM (SELECT * FROM sales WHERE collection_address = $2 AND token_id = $3::numeric ORDER BY timestamp DESC, id DESC LIMIT 1) s), 'null')`,
+    ],
+    [
+      'activity',
+      `(SELECT '{"edges":' || ${arr(edge(event), 'e.id DESC')} || '}'
+         FROM (SELECT * FROM market_events m WHERE m.collection_address = $2 AND m.token_id = $3::numeric
+                  AND m.type NOT IN ('RETRACTED', 'FLOOR_CHANGE', 'BEST_BID_CHANGE')
+                  AND NOT EXISTS (SELECT 1 FROM market_events r WHERE r.retracts_id = m.id) ORDER BY m.id DESC LIMIT ${sel.events}) e)`,
+    ],
+  ]);
+  const bidOf = (token: string, strategies: string) =>
+    `(SELECT x.* FROM orders x WHERE x.collection_address = $2 AND ${token} AND NOT x.is_order_ask AND ${started('x')} AND x.strategy = ANY(${strategies}) ORDER BY x.price DESC, x.id LIMIT 1)`;
+  return {
+    text: `WITH ask AS (SELECT a.* FROM orders a WHERE a.collection_address = $2 AND a.token_id = $3::numeric AND a.is_order_ask AND ${started('a')} AND a.strategy = ANY($4::text[]) ORDER BY a.price, a.id LIMIT 1),
+  bid AS (SELECT y.* FROM (${bidOf('x.token_id = $3::numeric', '$4::text[]')} UNION ALL ${bidOf('x.token_id IS NULL', '$5::text[]')}) y ORDER BY y.price DESC, y.id LIMIT 1)
+SELECT '{"data":{"token":' || CASE WHEN EXISTS (SELECT 1 FROM token_balances k WHERE k.collection_address = $2 AND k.token_id = $3::numeric AND k.balance > 0)
+                                     OR EXISTS (SELECT 1 FROM orders k WHERE k.collection_address = $2 AND k.token_id = $3::numeric)
+                                   THEN ${token} ELSE 'null' END || '}}' AS body`,
+    params: (v, now, ctx) => [now.sec, v.collection, v.tokenId, ctx.standard, ctx.collectionOffer],
+  };
+}
+
+/**
+ * The wallet page: the account's address; its holdings (by collection in byte order, then token
+ * id; the first `holdings`) with their count and their value at the floor and at the best bid over
+ * every holding, each holding's balance, its collection's floor, the token's best bid and the
+ * token; the offers it can fill (token offers on tokens it holds and collection offers on
+ * collections it holds, each at most the balance, not its own; best first, the first `offers`);
+ * its newest live orders (the first `orders`). $1 now seconds, $2 address, $3 standard
+ * strategies, $4 collection-offer strategies.
+ */
+export function accountPageFloor(sel: { holdings: number; offers: number; orders: number; offer: readonly string[]; order: readonly string[] }): FloorStatement {
+  const floorOf = (c: string) => `(SELECT min(f.price) FROM orders f WHERE f.collection_address = ${c} AND f.is_order_ask AND ${started('f')} AND f.strategy = ANY($3::text[]))`;
+  const bestOf = (c: string, token: string | null) =>
+    `(SELECT x.price FROM orders x WHERE x.collection_address = ${c} AND ${token === null ? 'x.token_id IS NULL' : `x.token_id = ${token}`} AND NOT x.is_order_ask AND ${started('x')}
+        AND x.strategy = ANY(${token === null ? '$4' : '$3'}::text[]) ORDER BY x.price DESC LIMIT 1)`;
+  const bestBid = (c: string, token: string) => `greatest(${bestOf(c, token)}, ${bestOf(c, null)})`;
+  const holding = obj([
+    ['balance', str('h.balance::text')],
+    ['floorPrice', nstr(`${floorOf('h.collection_address')}::text`)],
+    ['bestBidPrice', nstr(`${bestBid('h.collection_address', 'h.token_id')}::text`)],
+    ['token', obj([['tokenId', str('h.token_id::text')], ['collectionAddress', str('h.collection_address')]])],
+  ]);
+  const held = `token_balances WHERE owner = $2 AND balance > 0`;
+  const holdings = `(SELECT '{"totalCount":' || (SELECT count(*) FROM ${held})::text
+      || ',"valueAtFloor":' || to_json((SELECT COALESCE(sum(${floorOf('g.collection_address')} * g.n), 0) FROM (SELECT collection_address, sum(balance) AS n FROM ${held} GROUP BY 1) g)::text)::text
+      || ',"valueAtBestBid":' || to_json((SELECT COALESCE(sum(greatest(${bestOf('b.collection_address', 'b.token_id')}, cb.best) * b.balance), 0)
+                                            FROM (SELECT * FROM ${held}) b
+                                            JOIN (SELECT d.collection_address, ${bestOf('d.collection_address', null)} AS best FROM (SELECT DISTINCT collection_address FROM ${held}) d) cb
+                                              ON cb.collection_address = b.collection_address)::text)::text
+      || ',"edges":' || ${arr(edge(holding), 'h.collection_address COLLATE "C", h.token_id')} || '}'
+     FROM (SELECT * FROM ${held} ORDER BY collection_address COLLATE "C", token_id LIMIT ${sel.holdings}) h)`;
+  const offers = `(SELECT '{"edges":' || ${arr(edge(obj(sel.offer.map((f) => [f, orderFieldSql(f, '$1')] as const))), 'o.price DESC, o.id')} || '}'
+     FROM (SELECT o.* FROM orders o
+            WHERE NOT o.is_order_ask AND ${started('o')} AND o.signer <> $2 AND o.id IN (
+                  SELECT x.id FROM token_balances hb JOIN orders x ON x.collection_address = hb.collection_address AND x.token_id = hb.token_id
+                   WHERE hb.owner = $2 AND hb.balance > 0 AND NOT x.is_order_ask AND x.status = 'VALID' AND x.strategy = ANY($3::text[]) AND x.amount <= hb.balance
+                  UNION ALL
+                  SELECT x.id FROM (SELECT collection_address, max(balance) AS most FROM ${held} GROUP BY 1) hc
+                    JOIN orders x ON x.collection_address = hc.collection_address AND x.token_id IS NULL
+                   WHERE NOT x.is_order_ask AND x.status = 'VALID' AND x.strategy = ANY($4::text[]) AND x.amount <= hc.most)
+            ORDER BY o.price DESC, o.id LIMIT ${sel.offers}) o)`;
+  const orders = `'{"edges":' || ${orderList(`o.signer = $2 AND ${LIVE}`, 'NEWEST', sel.orders, { fields: sel.order }, '$1')} || '}'`;
+  return {
+    text: `SELECT '{"data":{"account":' || ${obj([['address', str('$2::text')], ['holdings', holdings], ['offersReceived', offers], ['orders', orders]])} || '}}' AS body`,
+    params: (v, now, ctx) => [now.sec, v.address, ctx.standard, ctx.collectionOffer],
   };
 }

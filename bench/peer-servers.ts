@@ -44,7 +44,7 @@ if (mode === 'app') {
   const { loadConfig } = await import('../src/config.js');
   // the same configuration the app reads (network strategies, listing rewards)
   const config = loadConfig({ ...BENCH_APP_ENV, DATABASE_URL: process.env.DATABASE_URL! });
-  const ctx = { standard: config.network.strategies.standardSale, rewards: config.listingRewards };
+  const ctx = { standard: config.network.strategies.standardSale, collectionOffer: config.network.strategies.collectionOffer, rewards: config.listingRewards };
   const byPath = new Map(SHAPES.map((s) => [`/${s.key}`, s]));
   const mode = process.env.PEER_PLAN_CACHE_MODE;
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL!, max: 10, ...(mode ? { options: `-c plan_cache_mode=${mode}` } : {}) });

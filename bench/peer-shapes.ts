@@ -5,6 +5,7 @@
 // Order.priceEth is left out everywhere: PostGraphile has no equivalent.
 import type { Picks } from './scale-loader.js';
 import {
+  accountPageFloor,
   activityFloor,
   collectionCardsFloor,
   collectionPageFloor,
@@ -13,6 +14,7 @@ import {
   orderPageFloor,
   restOrdersFloor,
   salesFloor,
+  tokenDetailFloor,
   tokenPageFloor,
   type FloorStatement,
   type OrderSelection,
@@ -265,5 +267,109 @@ export const SHAPES: Shape[] = [
     floor: activityFloor(50, EVENT_FIELDS),
   },
 ];
+
+/** The token page's selections (shape m), written once for this service, PostGraphile and the floor. */
+const TOKEN = {
+  collection: ['name', 'symbol'],
+  ask: ['hash', 'price', 'signer', 'amount', 'endTime'],
+  bid: ['hash', 'price', 'signer', 'strategy', 'endTime'],
+  sale: ['txHash', 'price', 'buyer', 'seller', 'timestamp'],
+  event: EVENT_FIELDS,
+  events: 20,
+};
+/** The wallet page's selections (shape n). */
+const WALLET = { holdings: 20, offers: 10, orders: 10, offer: ['hash', 'collectionAddress', 'tokenId', 'price', 'signer', 'endTime'], order: ['hash', 'collectionAddress', 'tokenId', 'isOrderAsk', 'price', 'endTime'] };
+
+/** The higher price of two bid lists' first rows, the older (lower rowId) on a tie: what a client of PostGraphile computes for Token.bestBid. */
+function higherBid(a: any[] | undefined, b: any[] | undefined): any[] | null {
+  if (!Array.isArray(a) || !Array.isArray(b)) return null;
+  const both = [...a.slice(0, 1), ...b.slice(0, 1)].sort((x, y) => {
+    const d = BigInt(y.price) - BigInt(x.price);
+    return d !== 0n ? (d > 0n ? 1 : -1) : Number(x.rowId) - Number(y.rowId);
+  });
+  return both.slice(0, 1);
+}
+const byBalance = (list: any[] | undefined) =>
+  Array.isArray(list) ? [...list].sort((x, y) => (BigInt(y.balance) > BigInt(x.balance) ? 1 : BigInt(y.balance) < BigInt(x.balance) ? -1 : x.owner < y.owner ? -1 : x.owner > y.owner ? 1 : 0)) : null;
+
+SHAPES.push(
+  {
+    key: 'm',
+    title: 'token detail page (owners, best ask and bid, last sale, 20 events)',
+    ours: {
+      query: `query TokenDetail($collection: Address!, $tokenId: Uint256!) {
+  token(collection: $collection, tokenId: $tokenId) {
+    tokenId collection { ${TOKEN.collection.join(' ')} } owners { owner balance }
+    bestAsk { ${TOKEN.ask.join(' ')} } bestBid { ${TOKEN.bid.join(' ')} } listedAt
+    lastSale { ${TOKEN.sale.join(' ')} }
+    activity(first: ${TOKEN.events}) { edges { node { ${TOKEN.event.join(' ')} } } }
+  }
+}`,
+    },
+    vars: (p) => ({ collection: p.collection, tokenId: p.tokenId }),
+    // seven root fields a PostGraphile client would send; the client takes the higher bid and computes listedAt
+    peer: {
+      query: `query TokenDetail($collection: String!, $tokenId: BigFloat!) {
+  collection: collectionByAddress(address: $collection) { ${TOKEN.collection.join(' ')} }
+  owners: allTokenBalances(condition: { collectionAddress: $collection, tokenId: $tokenId }, orderBy: [OWNER_ASC]) { nodes { owner balance } }
+  ask: allOrders(condition: { collectionAddress: $collection, tokenId: $tokenId, isOrderAsk: true, live: true }, orderBy: [PRICE_ASC, ROW_ID_ASC], first: 1) { nodes { ${TOKEN.ask.join(' ')} startTime createdAt } }
+  tokenBid: allOrders(condition: { collectionAddress: $collection, tokenId: $tokenId, isOrderAsk: false, live: true }, orderBy: [PRICE_DESC, ROW_ID_ASC], first: 1) { nodes { rowId ${TOKEN.bid.join(' ')} } }
+  collectionBid: allOrders(condition: { collectionAddress: $collection, tokenId: null, isOrderAsk: false, live: true }, orderBy: [PRICE_DESC, ROW_ID_ASC], first: 1) { nodes { rowId ${TOKEN.bid.join(' ')} } }
+  lastSale: allSales(condition: { collectionAddress: $collection, tokenId: $tokenId }, orderBy: [TIMESTAMP_DESC, ROW_ID_DESC], first: 1) { nodes { ${TOKEN.sale.join(' ')} } }
+  activity: allMarketEvents(condition: { collectionAddress: $collection, tokenId: $tokenId }, orderBy: [ROW_ID_DESC], first: ${TOKEN.events}) { nodes { ${TOKEN.event.map((f) => PEER_EVENT[f] ?? f).join(' ')} } }
+}`,
+    },
+    oursRows: (j) => {
+      const t = j?.data?.token;
+      if (!t) return null;
+      return join(
+        Array.isArray(t.owners) ? t.owners.map((o: any) => [String(o.owner), String(o.balance)]) : null,
+        rows(t.bestAsk ? [t.bestAsk] : []),
+        rows(t.bestBid ? [t.bestBid] : []),
+        rows(t.lastSale ? [t.lastSale] : [], 'txHash'),
+        rows(nodes(t.activity), 'eventId'),
+      );
+    },
+    peerRows: (j) => {
+      const d = j?.data;
+      if (!d?.collection) return null;
+      const owners = byBalance(d.owners?.nodes);
+      return join(
+        owners && owners.map((o: any) => [String(o.owner), String(o.balance)]),
+        rows(d.ask?.nodes),
+        rows(higherBid(d.tokenBid?.nodes, d.collectionBid?.nodes)),
+        rows(d.lastSale?.nodes, 'txHash'),
+        rows(d.activity?.nodes, 'rowId'),
+      );
+    },
+    floor: tokenDetailFloor(TOKEN),
+  },
+  {
+    key: 'n',
+    title: 'wallet page (holdings valued at floor and best bid, offers received, open orders)',
+    ours: {
+      query: `query Wallet($address: Address!) {
+  account(address: $address) {
+    address
+    holdings(first: ${WALLET.holdings}) { totalCount valueAtFloor valueAtBestBid edges { node { balance floorPrice bestBidPrice token { tokenId collectionAddress } } } }
+    offersReceived(first: ${WALLET.offers}) { edges { node { ${WALLET.offer.join(' ')} } } }
+    orders(first: ${WALLET.orders}, filter: { status: [VALID] }) { edges { node { ${WALLET.order.join(' ')} } } }
+  }
+}`,
+    },
+    vars: (p) => ({ address: p.holder }),
+    peer: { none: "values holdings at each collection's floor and each token's best bid, and finds the offers a wallet can fill: computed by this service" },
+    oursRows: (j) => {
+      const a = j?.data?.account;
+      if (!a) return null;
+      return join(
+        (nodes(a.holdings) as any[] | null)?.map((h: any) => [`${h?.token?.collectionAddress}:${h?.token?.tokenId}`, String(h?.floorPrice)]) ?? null,
+        rows(nodes(a.offersReceived)),
+        rows(nodes(a.orders)),
+      );
+    },
+    floor: accountPageFloor(WALLET),
+  },
+);
 
 export const shapeByKey = (key: string) => SHAPES.find((s) => s.key === key);

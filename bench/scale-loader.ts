@@ -17,7 +17,9 @@
 //                price 80-200% of the floor; the hourly and daily rollups rebuilt from them
 //                exactly as SalesService.rebuildSaleBuckets does.
 //   market_events the log's rows for every order (at its creation) and sale (at its time), in time
-//                order: what the triggers write, written by the loader in bulk loads (triggers off).
+//                order: what the triggers write, written by the loader in bulk loads (triggers off);
+//   token_balances every listed token owned by the maker of its first listing (the amount it listed
+//                as balance): the owners, holdings and offers received of the token and account pages.
 // Nothing lands near now: live orders end at least a day ahead, expired ones ended before the
 // load, so what is live cannot change during a bench run.
 // Big loads (`bulk`) drop the non-primary-key indexes of orders and sales first and recreate
@@ -187,6 +189,8 @@ export async function loadScale(db: Runner, market: ScaleMarket, opts: ScaleOpti
     log(`  ${to.toLocaleString('en-US')} orders (${since()})`);
   }
   const ordersSeconds = (performance.now() - t0) / 1000;
+  await loadTokenBalances(db);
+  log(`  token balances (${since()})`);
   const salesQuery = salesSql(opts.sales, opts.collections, signers.length, seed, now * 1000);
   for (let from = 1; from <= opts.sales; from += chunk) {
     const to = Math.min(opts.sales, from + chunk - 1);
@@ -230,13 +234,29 @@ export async function loadScale(db: Runner, market: ScaleMarket, opts: ScaleOpti
   return { collections, seconds: (performance.now() - t0) / 1000, ordersSeconds };
 }
 
-/** What the peer bench asks about: the hottest collection, one of its tokens, a maker, an order. */
+/** Ownership as the indexer would hold it had the makers of the listings owned what they listed. */
+async function loadTokenBalances(db: Runner): Promise<void> {
+  await db.query(`INSERT INTO token_balances (collection_address, token_id, owner, balance)
+    SELECT DISTINCT ON (o.collection_address, o.token_id) o.collection_address, o.token_id, o.signer, o.amount
+      FROM orders o WHERE o.is_order_ask AND o.token_id IS NOT NULL
+     ORDER BY o.collection_address, o.token_id, o.id`);
+}
+
+/** What the peer bench asks about: the hottest collection, one of its tokens, a maker, an order, a holder. */
 export interface Picks {
   collection: string;
   tokenId: string;
   signer: string;
   hash: string;
+  /**
+   * An account holding about HOLDER_SIZE tokens (the closest count, then the lowest address): a
+   * wallet page's cost grows with the wallet, so the scale comparison asks about a wallet of the
+   * same size at every size of the market, not about its largest one.
+   */
+  holder: string;
 }
+
+const HOLDER_SIZE = 50;
 
 /** Chosen from the loaded data so every shape answers rows: the busiest live book, token, maker. */
 export async function pickTargets(db: Runner): Promise<Picks> {
@@ -256,7 +276,10 @@ export async function pickTargets(db: Runner): Promise<Picks> {
   const signer = await one(`SELECT signer FROM orders WHERE ${live} GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`);
   const hash = await one(`SELECT hash FROM orders WHERE collection_address = $1 AND is_order_ask AND ${live} ORDER BY id LIMIT 1 OFFSET 7`, [collection]);
   await one(`SELECT 1 FROM sales WHERE collection_address = $1 LIMIT 1`, [collection]);
-  return { collection, tokenId, signer, hash };
+  const holder = await one(
+    `SELECT owner FROM token_balances WHERE balance > 0 GROUP BY owner ORDER BY abs(count(*) - ${HOLDER_SIZE}), owner COLLATE "C" LIMIT 1`,
+  );
+  return { collection, tokenId, signer, hash, holder };
 }
 
 const pgRunner = (client: pg.Client): Runner => ({ query: async (text, params) => (await client.query(text, params as unknown[])).rows });
@@ -284,6 +307,12 @@ export async function loadScaleDatabase(db: BenchDatabase, opts: ScaleOptions & 
       if (opts.reuse && String(label?.d ?? '').startsWith(loadLabel(opts))) {
         log(`${db.describe}: reusing its load (${label.d})`);
         await client.query(`UPDATE global_market_data SET observed_at = now()`);
+        // a load kept from before the loader wrote ownership gets it now
+        if (!(await client.query(`SELECT 1 FROM token_balances LIMIT 1`)).rowCount) {
+          await loadTokenBalances(pgRunner(client));
+          await client.query(`ANALYZE token_balances`);
+          log(`${db.describe}: token balances added`);
+        }
       } else {
         const running = await bootBenchApp(db);
         const network = running.services.deps.network;
