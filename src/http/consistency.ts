@@ -7,7 +7,8 @@
 //
 // The stamp is the mark read BEFORE the request reads anything (src/services/indexed-block.ts:
 // it never leads the cursor), so the data of a response stamped N reflects at least block N.
-// REST and GraphQL, the read lane and yoga, all go through here.
+// REST and GraphQL, the read lane, yoga and graphql-ws (./graphql-ws.ts) all go through here.
+import type { ExecutionResult } from 'graphql';
 import { isBytes32Hex } from '../domain/bytes32-hex.js';
 import { badRequest, type FieldProblem } from '../domain/errors.js';
 import type { Services } from '../services/index.js';
@@ -116,6 +117,17 @@ export function consistencyExtensions(c: Consistency): Record<string, unknown> {
     ext.consistency = { ...(minBlock !== null ? { minBlock } : {}), ...(txHash !== null ? { txHash } : {}), reached };
   }
   return ext;
+}
+
+/**
+ * A GraphQL result with the stamp's extensions added, as a plain object of data, errors and
+ * extensions: for a transport that serializes the result itself (graphql-ws).
+ */
+export function withConsistencyExtensions(result: ExecutionResult, c: Consistency): ExecutionResult {
+  const ext = consistencyExtensions(c);
+  if (!Object.keys(ext).length) return result;
+  const { data, errors, extensions } = result;
+  return { ...(errors ? { errors } : {}), ...(data !== undefined ? { data } : {}), extensions: { ...extensions, ...ext } };
 }
 
 /**

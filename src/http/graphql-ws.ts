@@ -6,18 +6,22 @@
 // pipeline is done here: the rate limit (per upgrade and per operation), the policies' onParams
 // step (the persisted-operation list), the body-size limit (per message) and CORS_ORIGINS (per
 // upgrade). Keys come from the upgrade's headers and, as browsers cannot set those, from the
-// connection_init payload under the same header names.
+// connection_init payload under the same header names. Queries and mutations carry the
+// consistency stamp (extensions.indexedBlock, ./consistency.ts) as over HTTP, and may ask to wait
+// through the operation's own `extensions` (minBlock, txHash, maxWaitMs: per operation, so the
+// connection's headers do not ask it); subscriptions are left alone: their events name their blocks.
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, type ExecutionArgs, type GraphQLFormattedError } from 'graphql';
+import { getOperationAST, GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
 import type { Context as WsContext, SubscribePayload } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
-import type { GraphQLParams, Plugin, YogaServerInstance } from 'graphql-yoga';
+import { isAsyncIterable, type GraphQLParams, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
 import type { Logger } from '../logger.js';
 import { maskError, RETRY_AFTER_SECONDS } from '../schema/errors.js';
+import { awaitConsistency, consistencyAsk, withConsistencyExtensions, type Consistency } from './consistency.js';
 import { graphqlPolicyPlugins } from './graphql-policy.js';
 import type { RateLimitClient, RateLimiter } from './rate-limit.js';
 
@@ -43,6 +47,9 @@ export interface GraphqlWebSocketServer {
   /** sockets open now */
   connections(): number;
 }
+
+/** What an operation's execution needs beside its arguments: yoga's pipeline, and the stamp of a query or mutation (null: a subscription). */
+type Root = { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown; consistency: Consistency | null };
 
 const errorWith = (message: string, code: string) => new GraphQLError(message, { extensions: { code } });
 
@@ -129,14 +136,15 @@ export function createGraphqlWebSocketServer(yoga: Yoga, config: Config, logger:
       const document = parse(params.query!);
       const errors = validate(schema, document);
       if (errors.length) return errors;
-      return {
-        schema,
-        document,
-        operationName: params.operationName,
-        variableValues: params.variables,
-        contextValue: await contextFactory(),
-        rootValue: { execute, subscribe },
-      };
+      const contextValue = await contextFactory();
+      const { services } = contextValue;
+      // the wait, then the stamp, before anything is read (a bad value is refused as over HTTP)
+      const consistency =
+        getOperationAST(document, params.operationName)?.operation === 'subscription'
+          ? null
+          : await awaitConsistency(consistencyAsk(() => null, params.extensions, services), services);
+      const rootValue: Root = { execute, subscribe, consistency };
+      return { schema, document, operationName: params.operationName, variableValues: params.variables, contextValue, rootValue };
     } catch (err) {
       // a syntax error or a policy's refusal, named and coded as over HTTP
       const masked = maskError(err, 'Unexpected error.');
@@ -145,10 +153,13 @@ export function createGraphqlWebSocketServer(yoga: Yoga, config: Config, logger:
     }
   }
 
-  type Root = { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown };
   useServer<Record<string, unknown>>(
     {
-      execute: (args) => (args.rootValue as Root).execute(args) as never,
+      execute: async (args) => {
+        const { execute, consistency } = args.rootValue as Root;
+        const result = (await execute(args)) as ExecutionResult | AsyncIterable<ExecutionResult>;
+        return (consistency && !isAsyncIterable(result) ? withConsistencyExtensions(result, consistency) : result) as never;
+      },
       subscribe: (args) => (args.rootValue as Root).subscribe(args) as never,
       onConnect: (ctx) => {
         if (draining) return false;

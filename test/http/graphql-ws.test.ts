@@ -55,11 +55,11 @@ function wsClient(server: ListeningApp, connectionParams?: Record<string, unknow
 }
 
 /** One operation over the socket: its single result, or the error message's GraphQL errors. */
-function run(client: Client, query: string, variables?: Record<string, unknown>): Promise<ExecutionResult<any>> {
+function run(client: Client, query: string, variables?: Record<string, unknown>, extensions?: Record<string, unknown>): Promise<ExecutionResult<any>> {
   return new Promise((resolve, reject) => {
     let result: ExecutionResult<any> | undefined;
     client.subscribe(
-      { query, variables },
+      { query, variables, ...(extensions ? { extensions } : {}) },
       {
         next: (r) => (result = r as ExecutionResult<any>),
         error: (err) => (Array.isArray(err) ? resolve({ errors: err }) : reject(err)),
@@ -235,6 +235,55 @@ describe(`GraphQL over WebSocket, one instance (${backendName})`, () => {
       ws.on('close', (c) => resolve(c));
     });
     expect(code).toBe(4406);
+  });
+
+  it('queries and mutations carry extensions.indexedBlock and may wait for a block in their extensions; subscription events carry none', async () => {
+    /** What an indexer batch does: its effects and the cursor, in one transaction (as test/http/consistency.test.ts). */
+    const commitBatch = (block: number, name?: string) =>
+      one.app.db.sql.exec(
+        (name ? `UPDATE collections SET name = '${name}' WHERE lower(address) = '${COLLECTION}';\n` : '') +
+          `INSERT INTO indexer_cursor (stream, chain_id, block_number, block_hash) VALUES ('main', ${one.app.config.network.chainId}, ${block}, '0x${block.toString(16).padStart(64, '0')}')
+           ON CONFLICT (stream) DO UPDATE SET block_number = excluded.block_number, block_hash = excluded.block_hash;`,
+      );
+    const client = wsClient(one.server);
+    const admin = wsClient(one.server, { 'x-api-key': ADMIN_KEY });
+    const wallet = randomWallet();
+    const events: unknown[] = [];
+    const subscribed = new Promise<void>((resolve, reject) =>
+      client.subscribe({ query: ORDER_EVENTS, variables: { s: wallet.address } }, { next: (r) => events.push(r), error: reject, complete: resolve }),
+    );
+    // nothing indexed yet: nothing to say, as over HTTP
+    expect(await run(client, '{ __typename }')).toEqual({ data: { __typename: 'Query' } });
+
+    await commitBatch(500);
+    await one.app.services.indexedBlock.refresh();
+    expect(await run(client, '{ __typename }')).toEqual({ data: { __typename: 'Query' }, extensions: { indexedBlock: 500 } });
+    const upsert = `mutation { upsertCollection(input: { address: "${'0x' + 'cd'.repeat(20)}", type: ERC721 }) { created } }`;
+    expect(await run(admin, upsert)).toEqual({ data: { upsertCollection: { created: true } }, extensions: { indexedBlock: 500 } });
+    const refused = await run(client, '{ orders(first: 1000) { totalCount } }');
+    expect(refused).toMatchObject({ errors: [{ extensions: { code: 'BAD_REQUEST' } }], extensions: { indexedBlock: 500 } });
+
+    // a read asking for a later block waits until a batch commits it, then shows the batch
+    const pending = run(client, `{ collection(address: "${COLLECTION}") { name } }`, undefined, { minBlock: 501 });
+    await new Promise((r) => setTimeout(r, 150));
+    await commitBatch(501, 'Renamed at 501');
+    expect(await pending).toEqual({ data: { collection: { name: 'Renamed at 501' } }, extensions: { indexedBlock: 501, consistency: { minBlock: 501, reached: true } } });
+    // past its bound it is answered with what is indexed, and says so
+    expect(await run(client, '{ __typename }', undefined, { minBlock: 600, maxWaitMs: 100 })).toEqual({
+      data: { __typename: 'Query' },
+      extensions: { indexedBlock: 501, consistency: { minBlock: 600, reached: false } },
+    });
+    const bad = await run(client, '{ __typename }', undefined, { minBlock: 'soon' });
+    expect(bad.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST', problems: [{ field: 'extensions.minBlock', code: 'INVALID_NUMBER' }] } });
+    expect(JSON.stringify(bad.errors)).not.toContain('"http"');
+
+    // a subscription's events are not stamped
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const order = await submitOrder(one.server, one.app, wallet);
+    while (!events.length) await new Promise((r) => setTimeout(r, 50));
+    expect(events[0]).toEqual({ data: { orderEvents: { kind: 'CREATED', hash: order.hash, signer: wallet.address, newStatus: 'VALID' } } });
+    await client.dispose();
+    await subscribed;
   });
 });
 
