@@ -3,16 +3,17 @@
 // of holdingRowsSql (src/services/account-sql.ts): collection_address, token_id, balance.
 // Written against ./read-type.ts only: the declarations (./read-types.ts) and the planner import it.
 import type { FieldNode } from 'graphql';
-import { isOrderHashCursor, parseForwardPage } from '../domain/account-query.js';
+import { isOrderHashCursor, parseAccountPage } from '../domain/account-query.js';
+import type { PageArgs } from '../domain/page-args.js';
 import {
   bestBidPriceSql,
   floorPriceSql,
-  holdingAfterSql,
   holdingCursorSql,
+  holdingKeysetSql,
   holdingOrderSql,
   holdingRowsSql,
   holdingTotalsSql,
-  offersAfterSql,
+  offersKeysetSql,
   offersReceivedOrderSql,
   offersReceivedSql,
   parseHoldingCursor,
@@ -25,55 +26,63 @@ type Planned = Extract<FieldRead<string>, { kind: 'planned' }>['plan'];
 const planned = (plan: Planned): FieldRead<string> => ({ kind: 'planned', columns: [], plan });
 const leaf = (json: (t: string) => string): FieldRead<string> => ({ kind: 'leaf', columns: [], json });
 
-/** The page's size and cursor as the resolver parses them; anything it refuses is left to it. */
-function forwardPage(p: Planner, args: Record<string, unknown>, isCursor: (c: string) => boolean) {
-  const parsed = parseForwardPage(args as { first?: number | null; after?: string | null; last?: number | null; before?: string | null }, isCursor);
+/** The page's size, direction and cursors as the resolver parses them; anything it refuses is left to it. */
+function accountPage(p: Planner, args: Record<string, unknown>, isCursor: (c: string) => boolean) {
+  const parsed = parseAccountPage(args as PageArgs, isCursor);
   return parsed.ok ? parsed.value : p.unrenderable('account page arguments');
 }
 
 const offersReceived: Planned = (p, nodes, args, t) => {
-  const q = forwardPage(p, args, isOrderHashCursor);
+  const q = accountPage(p, args, isOrderHashCursor);
   const o = p.alias('o');
   const counted = [offersReceivedSql(o, p.book, `${t}.address`)];
   if (args.collection) counted.push(`${o}.collection_address = ${p.params.add(args.collection)}`);
-  const after = q.after === undefined ? undefined : p.params.add(q.after);
-  const order = offersReceivedOrderSql(o);
+  const where = [...counted];
+  const guards: string[] = [];
+  for (const side of ['after', 'before'] as const) {
+    if (q[side] === undefined) continue;
+    const hash = p.params.add(q[side]);
+    where.push(offersKeysetSql(o, side, hash));
+    guards.push(`EXISTS (SELECT 1 FROM orders WHERE hash = ${hash})`);
+  }
   return p.connection(nodes, {
     type: 'Order',
     table: 'orders',
     o,
-    where: after ? [...counted, offersAfterSql(o, after)] : counted,
+    where,
     counted,
-    order,
-    listOrder: order,
+    order: offersReceivedOrderSql(o, q.fromEnd),
+    listOrder: offersReceivedOrderSql(o),
     first: q.first,
-    fromEnd: false,
-    hasPrevious: after !== undefined,
-    hasNext: false,
+    fromEnd: q.fromEnd,
+    hasPrevious: q.after !== undefined,
+    hasNext: q.before !== undefined,
     cursor: `${o}.hash`,
-    guards: after ? [`EXISTS (SELECT 1 FROM orders WHERE hash = ${after})`] : [],
+    guards,
   });
 };
 
 const holdings: Planned = (p, nodes, args, t) => {
-  const q = forwardPage(p, args, (c) => parseHoldingCursor(c) !== null);
+  const q = accountPage(p, args, (c) => parseHoldingCursor(c) !== null);
   const r = p.alias('r');
   const rows = holdingRowsSql(`${t}.address`, args.collection ? p.params.add(args.collection) : undefined);
   const totals = holdingTotalsSql(p.book, rows);
-  const cursor = q.after === undefined ? null : parseHoldingCursor(q.after)!;
-  const order = holdingOrderSql(r);
+  const where = (['after', 'before'] as const).flatMap((side) => {
+    const cursor = q[side] === undefined ? null : parseHoldingCursor(q[side])!;
+    return cursor ? [holdingKeysetSql(r, side, p.params.add(cursor.collection), p.params.add(cursor.tokenId, '::numeric'))] : [];
+  });
   return p.connection(nodes, {
     type: 'AccountHolding',
     table: `(${rows})`,
     o: r,
-    where: cursor ? [holdingAfterSql(r, p.params.add(cursor.collection), p.params.add(cursor.tokenId, '::numeric'))] : [],
+    where,
     counted: [],
-    order,
-    listOrder: order,
+    order: holdingOrderSql(r, q.fromEnd),
+    listOrder: holdingOrderSql(r),
     first: q.first,
-    fromEnd: false,
-    hasPrevious: cursor !== null,
-    hasNext: false,
+    fromEnd: q.fromEnd,
+    hasPrevious: q.after !== undefined,
+    hasNext: q.before !== undefined,
     cursor: holdingCursorSql(r),
     guards: [],
     extra: { valueAtFloor: jsonString(`${totals.atFloor}::text`), valueAtBestBid: jsonString(`${totals.atBestBid}::text`) },

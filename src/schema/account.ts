@@ -2,7 +2,7 @@
 // and what that is worth, and its activity. Every address has one (nothing is stored per account);
 // its Node identity is in ./node.ts. The read engine renders the same answers in SQL
 // (src/read-engine/account-reads.ts); these resolvers are its reference.
-import { forwardPageOf, isOrderHashCursor, MAX_ACCOUNT_PAGE } from '../domain/account-query.js';
+import { accountPageOf, isOrderHashCursor, MAX_ACCOUNT_PAGE } from '../domain/account-query.js';
 import type { Order as OrderRow } from '../generated/prisma/client.js';
 import { parseHoldingCursor } from '../services/account-sql.js';
 import { accountService, valueOf, type Holding } from '../services/accounts.js';
@@ -56,17 +56,17 @@ Account.implement({
         type: Order,
         description:
           'Live bids it could fill: token offers on tokens it holds and collection offers on collections where it holds a token (at least the ' +
-          "offer's amount), not its own; best first (highest price, then oldest). Forward pages; cursor = order hash.",
+          "offer's amount), not its own; best first (highest price, then oldest). Pages forward (first/after) or backward (last/before); cursor = order hash.",
         args: { collection: t.arg({ type: 'Address', required: false, description: 'only offers on this collection' }) },
-        complexity: (args) => ({ field: 5, multiplier: Math.min(args.first ?? 20, MAX_ACCOUNT_PAGE) }),
+        complexity: (args) => ({ field: 5, multiplier: Math.min(args.last ?? args.first ?? 20, MAX_ACCOUNT_PAGE) }),
         resolve: async (a, args, ctx) => {
-          const q = forwardPageOf(args, isOrderHashCursor);
+          const q = accountPageOf(args, isOrderHashCursor);
           const page = await accountService(ctx.services.deps).offersReceived(a.address, { ...q, collection: args.collection }, ctx.sql);
           const edges = page.orders.map((o) => ({ cursor: o.hash, node: o as OrderRow }));
           return {
             totalCount: page.totalCount,
             edges,
-            pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: q.after !== undefined, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+            pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
           };
         },
       },
@@ -75,11 +75,11 @@ Account.implement({
     holdings: t.connection(
       {
         type: AccountHolding,
-        description: 'The tokens it holds (indexed ownership, balance > 0), by collection then token id. Forward pages; cursor = <collection>:<tokenId>.',
+        description: 'The tokens it holds (indexed ownership, balance > 0), by collection then token id. Pages forward (first/after) or backward (last/before); cursor = <collection>:<tokenId>.',
         args: { collection: t.arg({ type: 'Address', required: false, description: 'only tokens of this collection' }) },
-        complexity: (args) => ({ field: 5, multiplier: Math.min(args.first ?? 20, MAX_ACCOUNT_PAGE) }),
+        complexity: (args) => ({ field: 5, multiplier: Math.min(args.last ?? args.first ?? 20, MAX_ACCOUNT_PAGE) }),
         resolve: async (a, args, ctx) => {
-          const q = forwardPageOf(args, (c) => parseHoldingCursor(c) !== null);
+          const q = accountPageOf(args, (c) => parseHoldingCursor(c) !== null);
           const page = await accountService(ctx.services.deps).holdings(a.address, { ...q, collection: args.collection }, ctx.sql);
           const edges = page.holdings.map((h) => ({ cursor: h.cursor, node: h }));
           return {
@@ -87,7 +87,7 @@ Account.implement({
             valueAtFloor: page.valueAtFloor,
             valueAtBestBid: page.valueAtBestBid,
             edges,
-            pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: q.after !== undefined, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+            pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
           };
         },
       },

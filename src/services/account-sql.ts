@@ -21,11 +21,12 @@ export function offersReceivedSql(o: string, b: BookParams, account: string): st
   return `NOT ${o}.is_order_ask AND ${live(o, b)} AND ${o}.signer <> ${account} AND ${o}.id IN (${candidates})`;
 }
 
-/** Best first: the highest price, then the oldest order. */
-export const offersReceivedOrderSql = (o: string) => `${o}.price DESC, ${o}.id ASC`;
+/** Best first: the highest price, then the oldest order (`reversed`: the scan of a page counted from the end). */
+export const offersReceivedOrderSql = (o: string, reversed = false) => (reversed ? `${o}.price ASC, ${o}.id DESC` : `${o}.price DESC, ${o}.id ASC`);
 
-/** The offers after the one with hash `hash` in that order. */
-export const offersAfterSql = (o: string, hash: string) => `(${o}.price, -${o}.id) < (SELECT k.price, -k.id FROM orders k WHERE k.hash = ${hash})`;
+/** The offers after (or before) the one with hash `hash` in that order. */
+export const offersKeysetSql = (o: string, side: 'after' | 'before', hash: string) =>
+  `(${o}.price, -${o}.id) ${side === 'after' ? '<' : '>'} (SELECT k.price, -k.id FROM orders k WHERE k.hash = ${hash})`;
 
 /** The account's holdings (balance > 0): `collection_address`, `token_id`, `balance`; one collection when given. */
 export function holdingRowsSql(account: string, collection?: string): string {
@@ -35,8 +36,11 @@ export function holdingRowsSql(account: string, collection?: string): string {
   );
 }
 
-/** Holdings by collection address (code-unit order, as in JavaScript), then token id. */
-export const holdingOrderSql = (r: string) => `${r}.collection_address COLLATE "C" ASC, ${r}.token_id ASC`;
+/** Holdings by collection address (code-unit order, as in JavaScript), then token id (`reversed`: the scan of a page counted from the end). */
+export const holdingOrderSql = (r: string, reversed = false) => {
+  const dir = reversed ? 'DESC' : 'ASC';
+  return `${r}.collection_address COLLATE "C" ${dir}, ${r}.token_id ${dir}`;
+};
 
 /** A holding's cursor: `<collection>:<token id>`. */
 export const holdingCursorSql = (r: string) => `${r}.collection_address || ':' || ${r}.token_id::text`;
@@ -47,9 +51,11 @@ export function parseHoldingCursor(cursor: string): { collection: string; tokenI
   return m && BigInt(m[2]!) < 1n << 256n ? { collection: m[1]!, tokenId: m[2]! } : null;
 }
 
-/** The holdings after the cursor in holdingOrderSql; `collection` a text parameter, `tokenId` a numeric one. */
-export const holdingAfterSql = (r: string, collection: string, tokenId: string) =>
-  `(${r}.collection_address COLLATE "C" > ${collection} COLLATE "C" OR (${r}.collection_address = ${collection} AND ${r}.token_id > ${tokenId}))`;
+/** The holdings after (or before) the cursor in holdingOrderSql; `collection` a text parameter, `tokenId` a numeric one. */
+export const holdingKeysetSql = (r: string, side: 'after' | 'before', collection: string, tokenId: string) => {
+  const cmp = side === 'after' ? '>' : '<';
+  return `(${r}.collection_address COLLATE "C" ${cmp} ${collection} COLLATE "C" OR (${r}.collection_address = ${collection} AND ${r}.token_id ${cmp} ${tokenId}))`;
+};
 
 /** The collection's floor: its cheapest live fixed-price listing (src/db/floor-sql.ts's rule, now). */
 export const floorPriceSql = (b: BookParams, collection: string) => `(SELECT min(f.price) FROM orders f WHERE ${liveAskSql('f', b, collection)})`;

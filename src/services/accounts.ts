@@ -1,18 +1,18 @@
 // An account's side of the market as the resolvers read it (the read engine renders the same
 // answers in the request's one statement: src/read-engine/account-reads.ts): the offers it could
 // fill and the tokens it holds with their values. The rules are ./account-sql.ts.
-import type { ForwardPage } from '../domain/account-query.js';
 import { ServiceError } from '../domain/errors.js';
+import { pageOfScan, type PageQuery } from '../domain/page-args.js';
 import type { Order } from '../generated/prisma/client.js';
 import {
   bestBidPriceSql,
   floorPriceSql,
-  holdingAfterSql,
   holdingCursorSql,
+  holdingKeysetSql,
   holdingOrderSql,
   holdingRowsSql,
   holdingTotalsSql,
-  offersAfterSql,
+  offersKeysetSql,
   offersReceivedOrderSql,
   offersReceivedSql,
   parseHoldingCursor,
@@ -24,6 +24,7 @@ import { bookParams } from './tokens.js';
 export interface OffersPage {
   orders: Order[];
   hasNextPage: boolean;
+  hasPreviousPage: boolean;
   totalCount: number;
 }
 
@@ -40,6 +41,7 @@ export interface Holding {
 export interface HoldingsPage {
   holdings: Holding[];
   hasNextPage: boolean;
+  hasPreviousPage: boolean;
   totalCount: number;
   valueAtFloor: string;
   valueAtBestBid: string;
@@ -59,29 +61,35 @@ export function createAccountService(deps: ServiceDeps) {
     return { p, b };
   };
 
-  /** The live bids the account could fill, best first; cursor = the previous page's last order hash. */
-  async function offersReceived(account: string, q: ForwardPage & { collection?: string | null }, sql: Queryable = deps.db.sql): Promise<OffersPage> {
-    if (q.after !== undefined) {
-      const known = await sql.query<{ n: number }>('SELECT 1 AS n FROM orders WHERE hash = $1', [q.after]);
-      if (!known.length) throw new ServiceError('INVALID_CURSOR', `after: ${JSON.stringify(q.after)} is not an order hash this service knows`);
-    }
+  /** The live bids the account could fill, best first; cursors = order hashes (after: the previous page's last, before: the next page's first). */
+  async function offersReceived(account: string, q: PageQuery & { collection?: string | null }, sql: Queryable = deps.db.sql): Promise<OffersPage> {
+    await Promise.all(
+      (['after', 'before'] as const).map(async (field) => {
+        const hash = q[field];
+        if (hash === undefined) return;
+        const known = await sql.query<{ n: number }>('SELECT 1 AS n FROM orders WHERE hash = $1', [hash]);
+        if (!known.length) throw new ServiceError('INVALID_CURSOR', `${field}: ${JSON.stringify(hash)} is not an order hash this service knows`);
+      }),
+    );
     const { p, b } = params();
     const counted = [offersReceivedSql('o', b, p.add(account))];
     if (q.collection) counted.push(`o.collection_address = ${p.add(q.collection)}`);
     const countValues = [...p.values];
-    const where = q.after !== undefined ? [...counted, offersAfterSql('o', p.add(q.after))] : counted;
+    const where = [...counted];
+    if (q.after !== undefined) where.push(offersKeysetSql('o', 'after', p.add(q.after)));
+    if (q.before !== undefined) where.push(offersKeysetSql('o', 'before', p.add(q.before)));
     const [ids, count] = await Promise.all([
-      sql.query<{ id: string }>(`SELECT o.id::text AS id FROM orders o WHERE ${where.join(' AND ')} ORDER BY ${offersReceivedOrderSql('o')} LIMIT ${q.first + 1}`, p.values),
+      sql.query<{ id: string }>(`SELECT o.id::text AS id FROM orders o WHERE ${where.join(' AND ')} ORDER BY ${offersReceivedOrderSql('o', q.fromEnd)} LIMIT ${q.first + 1}`, p.values),
       sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM orders o WHERE ${counted.join(' AND ')}`, countValues),
     ]);
-    const page = ids.slice(0, q.first).map((r) => BigInt(r.id));
+    const { rows: page, hasNextPage, hasPreviousPage } = pageOfScan(ids.map((r) => BigInt(r.id)), q);
     const rows = page.length ? await deps.db.prisma.order.findMany({ where: { id: { in: page } } }) : [];
     const byId = new Map(rows.map((o) => [o.id, o]));
-    return { orders: page.map((id) => byId.get(id)!), hasNextPage: ids.length > q.first, totalCount: Number(count[0]!.n) };
+    return { orders: page.map((id) => byId.get(id)!), hasNextPage, hasPreviousPage, totalCount: Number(count[0]!.n) };
   }
 
   /** The tokens the account holds, by collection then token id, each with its floor and best bid; totals over every holding. */
-  async function holdings(account: string, q: ForwardPage & { collection?: string | null }, sql: Queryable = deps.db.sql): Promise<HoldingsPage> {
+  async function holdings(account: string, q: PageQuery & { collection?: string | null }, sql: Queryable = deps.db.sql): Promise<HoldingsPage> {
     // two statements, each with its own parameters
     const over = () => {
       const { p, b } = params();
@@ -90,20 +98,25 @@ export function createAccountService(deps: ServiceDeps) {
     const sum = over();
     const totals = holdingTotalsSql(sum.b, sum.rows);
     const { p, b, rows } = over();
-    const cursor = q.after === undefined ? null : parseHoldingCursor(q.after)!;
-    const after = cursor ? `WHERE ${holdingAfterSql('r', p.add(cursor.collection), p.add(cursor.tokenId, '::numeric'))}` : '';
+    const bounds = (['after', 'before'] as const).flatMap((side) => {
+      const cursor = q[side] === undefined ? null : parseHoldingCursor(q[side])!;
+      return cursor ? [holdingKeysetSql('r', side, p.add(cursor.collection), p.add(cursor.tokenId, '::numeric'))] : [];
+    });
+    const where = bounds.length ? `WHERE ${bounds.join(' AND ')}` : '';
     const [page, [sums]] = await Promise.all([
       sql.query<{ collection_address: string; token_id: string; balance: string; floor: string | null; bid: string | null; cursor: string }>(
         `SELECT r.collection_address, r.token_id::text AS token_id, r.balance::text AS balance, ${floorPriceSql(b, 'r.collection_address')}::text AS floor, ` +
           `${bestBidPriceSql(b, 'r.collection_address', 'r.token_id')}::text AS bid, ${holdingCursorSql('r')} AS cursor ` +
-          `FROM (${rows}) r ${after} ORDER BY ${holdingOrderSql('r')} LIMIT ${q.first + 1}`,
+          `FROM (${rows}) r ${where} ORDER BY ${holdingOrderSql('r', q.fromEnd)} LIMIT ${q.first + 1}`,
         p.values,
       ),
       sql.query<{ n: string; floor: string; bid: string }>(`SELECT (SELECT count(*) FROM (${sum.rows}) r)::text AS n, ${totals.atFloor}::text AS floor, ${totals.atBestBid}::text AS bid`, sum.p.values),
     ]);
+    const { rows: shown, hasNextPage, hasPreviousPage } = pageOfScan(page, q);
     return {
-      holdings: page.slice(0, q.first).map((r) => ({ collectionAddress: r.collection_address, tokenId: r.token_id, balance: r.balance, floorPrice: r.floor, bestBidPrice: r.bid, cursor: r.cursor })),
-      hasNextPage: page.length > q.first,
+      holdings: shown.map((r) => ({ collectionAddress: r.collection_address, tokenId: r.token_id, balance: r.balance, floorPrice: r.floor, bestBidPrice: r.bid, cursor: r.cursor })),
+      hasNextPage,
+      hasPreviousPage,
       totalCount: Number(sums!.n),
       valueAtFloor: sums!.floor,
       valueAtBestBid: sums!.bid,

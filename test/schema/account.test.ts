@@ -7,6 +7,7 @@ import { getAddress } from 'ethers';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerVia } from '../helpers/engine-answer.js';
+import { expectBackwardMirrorsForward } from '../helpers/relay-pages.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 
@@ -177,6 +178,19 @@ describe(`Account (${backendName})`, () => {
     expect(none).toEqual({ totalCount: 0, valueAtFloor: '0', valueAtBestBid: '0', edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } });
   });
 
+  it('offersReceived and holdings page backward (last/before) through the rows forward paging gives', async () => {
+    for (const size of [1, 2, 4]) {
+      const offers = await expectBackwardMirrorsForward(async (args) => (await both(`{ account(address: "${ME}") { offersReceived(${args}) { ${OFFERS} } } }`)).data.account.offersReceived, size);
+      expect(offers).toEqual(['b14', 'b3', 'b4', 'b2', 'b1', 'b10'].map((n) => hashes[n]));
+      const held = await expectBackwardMirrorsForward(async (args) => (await both(`{ account(address: "${ME}") { holdings(${args}) { ${HOLDINGS} } } }`)).data.account.holdings, size);
+      expect(held).toEqual([`${C1155}:7`, `${C721}:1`, `${C721}:2`, `${C721}:${HUGE}`]);
+    }
+    // the totals are the account's on a backward page too, in one statement
+    const { data, statements } = await both(`{ account(address: "${ME}") { holdings(last: 1) { ${HOLDINGS} } } }`);
+    expect(statements).toBe(1);
+    expect(data.account.holdings).toMatchObject({ totalCount: 4, pageInfo: { hasNextPage: false, hasPreviousPage: true, endCursor: `${C721}:${HUGE}` } });
+  });
+
   it('orders: its orders as maker, the root filter with the signer pinned', async () => {
     const { data, statements } = await both(
       `{ account(address: "${ME}") { all: orders(first: 50) { totalCount edges { node { hash } } } bids: orders(filter: { isOrderAsk: false, signer: "${W[0]}" }) { totalCount edges { node { hash collection { address } } } } } }`,
@@ -198,7 +212,10 @@ describe(`Account (${backendName})`, () => {
       expect(data).toBeUndefined();
     }
     expect(await code(`{ account(address: "${ME}") { offersReceived(first: 151) { totalCount } } }`)).toBe('BAD_REQUEST');
-    expect(await code(`{ account(address: "${ME}") { offersReceived(last: 2) { totalCount } } }`)).toBe('BAD_REQUEST');
+    expect(await code(`{ account(address: "${ME}") { offersReceived(first: 2, last: 2) { totalCount } } }`)).toBe('BAD_REQUEST');
+    expect(await code(`{ account(address: "${ME}") { holdings(last: 151) { totalCount } } }`)).toBe('BAD_REQUEST');
+    expect(await code(`{ account(address: "${ME}") { offersReceived(last: 2, before: "0x${'e'.repeat(64)}") { totalCount } } }`)).toBe('INVALID_CURSOR');
+    expect(await code(`{ account(address: "${ME}") { holdings(last: 2, before: "nope") { totalCount } } }`)).toBe('INVALID_CURSOR');
     expect(await code(`{ account(address: "${ME}") { offersReceived(after: "0x12") { totalCount } } }`)).toBe('INVALID_CURSOR');
     expect(await code(`{ account(address: "${ME}") { offersReceived(after: "0x${'e'.repeat(64)}") { totalCount } } }`)).toBe('INVALID_CURSOR');
     expect(await code(`{ account(address: "${ME}") { holdings(first: 0) { totalCount } } }`)).toBe('BAD_REQUEST');
@@ -213,8 +230,26 @@ describe(`Account (${backendName})`, () => {
 const accountDoc = fc
   .record({
     who: fc.constantFrom(ME, W[0]!, W[1]!, W[2]!, NOBODY),
-    offers: fc.option(fc.record({ first: fc.integer({ min: 1, max: 4 }), after: fc.option(fc.constantFrom('b3', 'b2', 'b10', 'a1'), { nil: undefined }), collection: fc.option(fc.constantFrom(C721, C1155), { nil: undefined }) }), { nil: undefined }),
-    holdings: fc.option(fc.record({ first: fc.integer({ min: 1, max: 3 }), after: fc.option(fc.constantFrom('1', '2', '7'), { nil: undefined }), collection: fc.option(fc.constantFrom(C721, C1155), { nil: undefined }) }), { nil: undefined }),
+    offers: fc.option(
+      fc.record({
+        first: fc.integer({ min: 1, max: 4 }),
+        back: fc.boolean(),
+        after: fc.option(fc.constantFrom('b3', 'b2', 'b10', 'a1'), { nil: undefined }),
+        before: fc.option(fc.constantFrom('b14', 'b4', 'b1', 'a1'), { nil: undefined }),
+        collection: fc.option(fc.constantFrom(C721, C1155), { nil: undefined }),
+      }),
+      { nil: undefined },
+    ),
+    holdings: fc.option(
+      fc.record({
+        first: fc.integer({ min: 1, max: 3 }),
+        back: fc.boolean(),
+        after: fc.option(fc.constantFrom('1', '2', '7'), { nil: undefined }),
+        before: fc.option(fc.constantFrom('2', '7', `${HUGE}`), { nil: undefined }),
+        collection: fc.option(fc.constantFrom(C721, C1155), { nil: undefined }),
+      }),
+      { nil: undefined },
+    ),
     orders: fc.option(fc.record({ first: fc.integer({ min: 1, max: 4 }), ask: fc.option(fc.boolean(), { nil: undefined }), back: fc.boolean() }), { nil: undefined }),
     activity: fc.option(fc.record({ first: fc.integer({ min: 1, max: 4 }), types: fc.option(fc.constantFrom('[OFFER]', '[LIST, COLLECTION_OFFER]'), { nil: undefined }) }), { nil: undefined }),
     id: fc.boolean(),
@@ -223,9 +258,11 @@ const accountDoc = fc
     const args = (parts: string[]) => (parts.filter(Boolean).length ? `(${parts.filter(Boolean).join(', ')})` : '');
     const sel = [
       a.id ? 'id' : 'address',
-      a.offers ? `offersReceived${args([`first: ${a.offers.first}`, a.offers.after ? `after: "${hashes[a.offers.after]}"` : '', a.offers.collection ? `collection: "${a.offers.collection}"` : ''])} { totalCount edges { cursor node { hash price collection { name } } } pageInfo { hasNextPage endCursor } }` : '',
+      a.offers
+        ? `offersReceived${args([`${a.offers.back ? 'last' : 'first'}: ${a.offers.first}`, a.offers.after ? `after: "${hashes[a.offers.after]}"` : '', a.offers.before ? `before: "${hashes[a.offers.before]}"` : '', a.offers.collection ? `collection: "${a.offers.collection}"` : ''])} { totalCount edges { cursor node { hash price collection { name } } } pageInfo { hasNextPage hasPreviousPage endCursor } }`
+        : '',
       a.holdings
-        ? `holdings${args([`first: ${a.holdings.first}`, a.holdings.after ? `after: "${C721}:${a.holdings.after}"` : '', a.holdings.collection ? `collection: "${a.holdings.collection}"` : ''])} { valueAtBestBid totalCount edges { node { valueAtFloor balance token { tokenId bestBid { hash } lastSale { price } } } } pageInfo { hasPreviousPage startCursor } }`
+        ? `holdings${args([`${a.holdings.back ? 'last' : 'first'}: ${a.holdings.first}`, a.holdings.after ? `after: "${C721}:${a.holdings.after}"` : '', a.holdings.before ? `before: "${C721}:${a.holdings.before}"` : '', a.holdings.collection ? `collection: "${a.holdings.collection}"` : ''])} { valueAtBestBid totalCount edges { node { valueAtFloor balance token { tokenId bestBid { hash } lastSale { price } } } } pageInfo { hasNextPage hasPreviousPage startCursor } }`
         : '',
       a.orders ? `orders(${a.orders.back ? 'last' : 'first'}: ${a.orders.first}${a.orders.ask === undefined ? '' : `, filter: { isOrderAsk: ${a.orders.ask} }`}) { totalCount edges { cursor node { hash status } } }` : '',
       a.activity ? `activity(first: ${a.activity.first}${a.activity.types ? `, filter: { types: ${a.activity.types} }` : ''}) { totalCount edges { node { type from tokenId order { hash } } } pageInfo { hasNextPage } }` : '',
