@@ -6,15 +6,17 @@
 // to PostgreSQL as one statement.
 import type { Context } from '../context.js';
 import type { CollectionOrder } from '../domain/collection-ranking.js';
-import type { CollectionFilter } from '../services/collection-discovery.js';
+import { COLLECTION_PAGE_RULES, type CollectionFilter, type CollectionQuery } from '../services/collection-discovery.js';
 import { getArgumentValues, type FieldNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { parseActivityArgs, type ActivityArgs } from '../domain/activity-query.js';
 import { parseOrderConnectionArgs, type OrderQuery } from '../domain/order-query.js';
+import { parsePageArgs, type PageArgs } from '../domain/page-args.js';
 import type { Network } from '../domain/networks.js';
 import { activityCursorSql, activityFilterSql, activityScanOrder } from '../services/activity-sql.js';
 import { filterSql, keysetSql, Params, SORT_KEYS } from '../services/order-page-sql.js';
 import type { BookParams } from '../services/token-sql.js';
 import { bookParams } from '../services/tokens.js';
+import { SALE_PAGE_RULES } from '../services/sale-history.js';
 import {
   ISLAND_MARK_SQL,
   ISLAND_SEPARATOR_SQL,
@@ -165,13 +167,11 @@ export class QueryPlan implements Planner {
     return this.pageJson(page, aggregates, `'[' || p.e || ']'`);
   }
 
-  /** Sales newest first (Query.sales): the resolver's arguments and cursor (src/schema/discovery.ts). */
+  /** Sales newest first (Query.sales): the resolver's arguments and cursors (src/schema/discovery.ts). */
   saleConnection(nodes: readonly FieldNode[], args: Record<string, unknown>): string {
-    if (args.last != null || args.before != null) return notRenderable('backward sales');
-    const first = (args.first as number | null | undefined) ?? 20;
-    if (!Number.isInteger(first) || first < 1 || first > 150) return notRenderable('page size');
-    const after = args.after as string | null | undefined;
-    if (after != null && !/^\d{1,19}$/.test(after)) return notRenderable('sale cursor');
+    const parsed = parsePageArgs(args as PageArgs, SALE_PAGE_RULES);
+    if (!parsed.ok) return notRenderable('page arguments');
+    const q = parsed.value;
     const s = this.alias('s');
     const counted: string[] = [];
     if (args.collection) counted.push(`${s}.collection_address = ${this.params.add(args.collection)}`);
@@ -180,9 +180,11 @@ export class QueryPlan implements Planner {
     if (args.to != null) counted.push(`${s}.timestamp < ${at(args.to)}`);
     const where = [...counted];
     const guards: string[] = [];
-    if (after != null) {
-      const id = this.params.add(after, '::bigint');
-      where.push(`(${s}.timestamp, ${s}.id) < (SELECT k.timestamp, k.id FROM sales k WHERE k.id = ${id})`);
+    for (const side of ['after', 'before'] as const) {
+      if (q[side] === undefined) continue;
+      const id = this.params.add(q[side], '::bigint');
+      // after the cursor: older (list order); before it: newer
+      where.push(`(${s}.timestamp, ${s}.id) ${side === 'after' ? '<' : '>'} (SELECT k.timestamp, k.id FROM sales k WHERE k.id = ${id})`);
       guards.push(`EXISTS (SELECT 1 FROM sales WHERE id = ${id})`);
     }
     return this.connection(nodes, {
@@ -191,12 +193,12 @@ export class QueryPlan implements Planner {
       o: s,
       where,
       counted,
-      order: `${s}.timestamp DESC, ${s}.id DESC`,
+      order: q.fromEnd ? `${s}.timestamp ASC, ${s}.id ASC` : `${s}.timestamp DESC, ${s}.id DESC`,
       listOrder: `${s}.timestamp DESC, ${s}.id DESC`,
-      first,
-      fromEnd: false,
-      hasPrevious: after != null,
-      hasNext: false,
+      first: q.first,
+      fromEnd: q.fromEnd,
+      hasPrevious: q.after !== undefined,
+      hasNext: q.before !== undefined,
       cursor: `${s}.id::text`,
       guards,
     });
@@ -337,26 +339,30 @@ export class QueryPlan implements Planner {
    * addresses become a parameter. The rows render here either way.
    */
   async collectionConnection(nodes: readonly FieldNode[], args: Record<string, unknown>, ctx: Context): Promise<string> {
-    if (args.last != null || args.before != null) return notRenderable('backward collections');
-    const first = (args.first as number | null | undefined) ?? 20;
-    if (!Number.isInteger(first) || first < 1 || first > 150) return notRenderable('page size');
-    const q = { filter: (args.filter ?? {}) as CollectionFilter, orderBy: (args.orderBy ?? 'NAME') as CollectionOrder, first, after: args.after as string | null };
+    const parsed = parsePageArgs(args as PageArgs, COLLECTION_PAGE_RULES);
+    if (!parsed.ok) return notRenderable('page arguments');
+    const q: CollectionQuery = { ...parsed.value, filter: (args.filter ?? {}) as CollectionFilter, orderBy: (args.orderBy ?? 'NAME') as CollectionOrder };
+    const { first } = q;
     const discovery = ctx.services.collectionDiscovery;
     const c = this.alias('c');
     const rk = `${c}_rank`;
     const selected = collectFields(subSelections(nodes), 'CollectionConnection', this.scope);
     const counted = [...selected.values()].some((f) => f[0]!.name.value === 'totalCount');
     const rankSql = discovery.rankedPageQuery(q, (v) => this.params.add(v), this.now, { count: counted });
-    let source: { totalCount: string; hasNextPage: string; wrap: (sql: string) => string };
+    /** `listed`: ORDER BY of the rows in list order (the ranked arrays come in scan order, reversed when paging from the end) */
+    let source: { totalCount: string; hasNextPage: string; hasPreviousPage: string; listed: string; wrap: (sql: string) => string };
     let rows: string;
     if (rankSql !== null) {
       // each row's key beside its address: the statistic it was ranked by, which its stats read
       // rather than compute again (planCollectionStats)
       rows = `unnest(${rk}.addresses[1:${first}], ${rk}.keys[1:${first}]) WITH ORDINALITY AS ${c}_(address, k, i)`;
       this.rankKeys.set(c, q.orderBy === 'FLOOR' ? { floor: `${c}_.k` } : { volume: { seconds: q.orderBy === 'VOLUME_24H' ? DAY_SECONDS : 7 * DAY_SECONDS, sql: `${c}_.k` } });
+      const more = `CASE WHEN cardinality(${rk}.addresses) > ${first} THEN 'true' ELSE 'false' END`;
       source = {
         totalCount: `${rk}.total::text`,
-        hasNextPage: `CASE WHEN cardinality(${rk}.addresses) > ${first} THEN 'true' ELSE 'false' END`,
+        hasNextPage: q.fromEnd ? jsonFlag(q.before !== undefined) : more,
+        hasPreviousPage: q.fromEnd ? more : jsonFlag(q.after !== undefined),
+        listed: `${c}_.i${q.fromEnd ? ' DESC' : ''}`,
         wrap: (sql) => `(SELECT CASE WHEN ${rk}.found THEN ${sql} END FROM (${rankSql}) ${rk})`,
       };
     } else {
@@ -365,6 +371,8 @@ export class QueryPlan implements Planner {
       source = {
         totalCount: `'${ranked.totalCount}'`,
         hasNextPage: jsonFlag(ranked.hasNextPage),
+        hasPreviousPage: jsonFlag(ranked.hasPreviousPage),
+        listed: `${c}_.i`,
         wrap: (sql) => sql,
       };
     }
@@ -389,7 +397,7 @@ export class QueryPlan implements Planner {
       else if (name === 'totalCount') parts.push({ key, sql: source.totalCount });
       else if (name === 'edges') {
         const agg = `e${aggregates.size}`;
-        aggregates.set(agg, `COALESCE(string_agg(${orUnrenderable(edgeFields(fieldNodes))}, ',' ORDER BY ${c}_.i), '')`);
+        aggregates.set(agg, `COALESCE(string_agg(${orUnrenderable(edgeFields(fieldNodes))}, ',' ORDER BY ${source.listed}), '')`);
         parts.push({ key, sql: `'[' || p.${agg} || ']'` });
       } else if (name === 'pageInfo') {
         const info: { key: string; sql: string }[] = [];
@@ -397,9 +405,9 @@ export class QueryPlan implements Planner {
           const infoName = infoNodes[0]!.name.value;
           if (infoName === '__typename') info.push({ key: infoKey, sql: typenameJson('PageInfo') });
           else if (infoName === 'hasNextPage') info.push({ key: infoKey, sql: source.hasNextPage });
-          else if (infoName === 'hasPreviousPage') info.push({ key: infoKey, sql: jsonFlag(args.after != null) });
+          else if (infoName === 'hasPreviousPage') info.push({ key: infoKey, sql: source.hasPreviousPage });
           else if (infoName === 'startCursor' || infoName === 'endCursor') {
-            aggregates.set(infoName, `(array_agg(${c}.address ORDER BY ${c}_.i${infoName === 'endCursor' ? ' DESC' : ''}))[1]`);
+            aggregates.set(infoName, `(array_agg(${c}.address ORDER BY ${infoName === 'startCursor' ? source.listed : reverse(source.listed)}))[1]`);
             info.push({ key: infoKey, sql: `COALESCE(to_json(p.${infoName})::text, 'null')` });
           } else notRenderable(`PageInfo.${infoName}`);
         }

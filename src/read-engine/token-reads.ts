@@ -4,8 +4,9 @@
 // the page is sorted by it; the other fields are sub-selects over that row.
 // Written against ./read-type.ts only: the declarations (./read-types.ts) and the planner import it.
 import type { FieldNode } from 'graphql';
-import { BOOK_SIDES, bestBidIdSql, liveSideSql, parseTokenCursor, TOKEN_SORTS, tokenAfterSql, tokenCursorSql, tokenOrderSql, tokenRowsSql, type BookSide, type TokenSort } from '../services/token-sql.js';
-import { MAX_DEPTH_LEVELS, MAX_TOKEN_PAGE } from '../services/tokens.js';
+import { parsePageArgs, type PageArgs } from '../domain/page-args.js';
+import { BOOK_SIDES, bestBidIdSql, liveSideSql, parseTokenCursor, TOKEN_SORTS, tokenCursorSql, tokenKeysetSql, tokenOrderSql, tokenRowsSql, type BookSide, type TokenSort } from '../services/token-sql.js';
+import { MAX_DEPTH_LEVELS, TOKEN_PAGE_RULES } from '../services/tokens.js';
 import { jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonObjectSql, jsonString, jsonUnixTime, orUnrenderable } from './json-sql.js';
 import type { FieldRead, Planner, ReadType } from './read-type.js';
 import { objectFieldsSql } from './object-fields.js';
@@ -122,29 +123,30 @@ export function planToken(p: Planner, nodes: readonly FieldNode[], args: Record<
 
 /** Query.tokens: a keyset page over the collection's token rows (the resolver: tokenService.listTokens). */
 export function planTokens(p: Planner, nodes: readonly FieldNode[], args: Record<string, unknown>): string {
-  if (args.last != null || args.before != null) return p.unrenderable('backward tokens');
-  const first = (args.first as number | null | undefined) ?? 20;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_TOKEN_PAGE) return p.unrenderable('page size');
+  const parsed = parsePageArgs(args as PageArgs, TOKEN_PAGE_RULES);
+  if (!parsed.ok) return p.unrenderable('page arguments');
+  const q = parsed.value;
   const sort = (args.sort ?? 'PRICE_ASC') as TokenSort;
   if (!TOKEN_SORTS.includes(sort)) return p.unrenderable('sort');
-  const after = args.after == null ? null : parseTokenCursor(String(args.after));
-  if (args.after != null && !after) return p.unrenderable('token cursor');
   const r = p.alias('r');
   const listed = ((args.filter ?? {}) as { listed?: boolean | null }).listed ?? null;
   const table = `(${tokenRowsSql(p.book, p.params.add(args.collection), { listed })})`;
-  const order = tokenOrderSql(sort, r);
+  const where = (['after', 'before'] as const).flatMap((side) => {
+    const cursor = q[side] === undefined ? null : parseTokenCursor(q[side]);
+    return cursor ? [tokenKeysetSql(sort, side, cursor, r, (v) => p.params.add(v, '::numeric'))] : [];
+  });
   return p.connection(nodes, {
     type: 'Token',
     table,
     o: r,
-    where: after ? [tokenAfterSql(sort, after, r, (v) => p.params.add(v, '::numeric'))] : [],
+    where,
     counted: [],
-    order,
-    listOrder: order,
-    first,
-    fromEnd: false,
-    hasPrevious: after !== null,
-    hasNext: false,
+    order: tokenOrderSql(sort, r, q.fromEnd),
+    listOrder: tokenOrderSql(sort, r),
+    first: q.first,
+    fromEnd: q.fromEnd,
+    hasPrevious: q.after !== undefined,
+    hasNext: q.before !== undefined,
     cursor: tokenCursorSql(r),
     guards: [],
   });

@@ -2,20 +2,14 @@
 // Query.sales (newest first, by collection and time range, totalCount). Collection's own
 // discovery fields are in collection-market.ts.
 import { COLLECTION_ORDERS } from '../domain/collection-ranking.js';
+import { pageArgsOf } from '../domain/page-args.js';
 import { toUintString, weiToEther } from '../domain/uint256.js';
-import { orderArgumentsError } from './argument-problems.js';
+import { COLLECTION_PAGE_RULES } from '../services/collection-discovery.js';
+import { SALE_PAGE_RULES } from '../services/sale-history.js';
 import { builder } from './builder.js';
 import { Collection, CollectionTypeEnum } from './collection.js';
 
 const MAX_PAGE = 150;
-
-function pageSize(first: number | null | undefined): number {
-  const n = first ?? 20;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE) {
-    throw orderArgumentsError([{ field: 'pagination[first]', code: 'INVALID_PAGE_SIZE', message: `must be a whole number from 1 to ${MAX_PAGE}` }]);
-  }
-  return n;
-}
 
 const CollectionOrderEnum = builder.enumType('CollectionOrder', {
   description:
@@ -56,25 +50,24 @@ builder.queryFields((t) => ({
   collections: t.connection(
     {
       type: Collection,
-      description: 'Every collection matching the filter, ranked; cursor = the address of the last collection of the previous page.',
+      description:
+        'Every collection matching the filter, ranked. Pages forward (first/after) or backward (last/before); cursor = the address of a collection (after: the last of the previous page).',
       args: {
         orderBy: t.arg({ type: CollectionOrderEnum, required: false, defaultValue: 'NAME' }),
         filter: t.arg({ type: CollectionFilterInput, required: false }),
       },
-      complexity: (args) => ({ field: 5, multiplier: Math.min(args.first ?? 20, MAX_PAGE) }),
+      complexity: (args) => ({ field: 5, multiplier: Math.min(args.last ?? args.first ?? 20, MAX_PAGE) }),
       resolve: async (_root, args, ctx) => {
-        if (args.last != null || args.before != null) throw orderArgumentsError([{ field: 'last', code: 'BAD_REQUEST', message: 'backward paging is not supported; page forward with first/after' }]);
         const page = await ctx.services.collectionDiscovery.listCollections({
+          ...pageArgsOf(args, COLLECTION_PAGE_RULES),
           filter: args.filter ?? {},
           orderBy: args.orderBy ?? 'NAME',
-          first: pageSize(args.first),
-          after: args.after,
         });
         const edges = page.collections.map((c) => ({ cursor: c.address, node: c }));
         return {
           totalCount: page.totalCount,
           edges,
-          pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: args.after != null, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+          pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
         };
       },
     },
@@ -87,27 +80,25 @@ builder.queryFields((t) => ({
   sales: t.connection(
     {
       type: Sale,
-      description: 'Sales, newest first; `from` inclusive and `to` exclusive (unix seconds); cursor = opaque sale cursor.',
+      description: 'Sales, newest first; `from` inclusive and `to` exclusive (unix seconds). Pages forward (first/after) or backward (last/before); cursor = opaque sale cursor.',
       args: {
         collection: t.arg({ type: 'Address', required: false }),
         from: t.arg({ type: 'UnixTime', required: false }),
         to: t.arg({ type: 'UnixTime', required: false }),
       },
-      complexity: (args) => ({ field: 1, multiplier: Math.min(args.first ?? 20, MAX_PAGE) }),
+      complexity: (args) => ({ field: 1, multiplier: Math.min(args.last ?? args.first ?? 20, MAX_PAGE) }),
       resolve: async (_root, args, ctx) => {
-        if (args.last != null || args.before != null) throw orderArgumentsError([{ field: 'last', code: 'BAD_REQUEST', message: 'backward paging is not supported; page forward with first/after' }]);
         const page = await ctx.services.saleHistory.listSales({
+          ...pageArgsOf(args, SALE_PAGE_RULES),
           collection: args.collection,
           from: args.from == null ? null : Number(args.from),
           to: args.to == null ? null : Number(args.to),
-          first: pageSize(args.first),
-          after: args.after,
         });
         const edges = page.sales.map((s) => ({ cursor: s.id.toString(), node: s }));
         return {
           totalCount: page.totalCount,
           edges,
-          pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: args.after != null, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+          pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
         };
       },
     },

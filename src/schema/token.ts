@@ -3,9 +3,9 @@
 import DataLoader from 'dataloader';
 import type { Context } from '../context.js';
 import type { Order as OrderRow, Sale as SaleRow } from '../generated/prisma/client.js';
-import { listedAt, MAX_DEPTH_LEVELS, MAX_TOKEN_PAGE, tokenService, type TokenKey, type TokenOwner } from '../services/tokens.js';
+import { pageArgsOf } from '../domain/page-args.js';
+import { listedAt, MAX_DEPTH_LEVELS, MAX_TOKEN_PAGE, TOKEN_PAGE_RULES, tokenService, type TokenKey, type TokenOwner } from '../services/tokens.js';
 import { TOKEN_SORTS } from '../services/token-sql.js';
-import { orderArgumentsError } from './argument-problems.js';
 import { builder } from './builder.js';
 import { Collection } from './collection.js';
 import { BookDepthRef, BookSideEnum } from './depth.js';
@@ -104,14 +104,6 @@ const TokenFilterInput = builder.inputType('TokenFilterInput', {
   fields: (t) => ({ listed: t.boolean({ required: false, description: 'true: tokens with a live listing; false: without; absent: every known token' }) }),
 });
 
-function pageSize(first: number | null | undefined): number {
-  const n = first ?? 20;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_TOKEN_PAGE) {
-    throw orderArgumentsError([{ field: 'first', code: 'INVALID_PAGE_SIZE', message: `must be a whole number from 1 to ${MAX_TOKEN_PAGE}` }]);
-  }
-  return n;
-}
-
 builder.queryFields((t) => ({
   token: t.field({
     type: Token,
@@ -123,27 +115,26 @@ builder.queryFields((t) => ({
   tokens: t.connection(
     {
       type: Token,
-      description: "A collection's tokens, one row each: by default every known token, cheapest listing first; cursor = opaque token cursor.",
+      description:
+        "A collection's tokens, one row each: by default every known token, cheapest listing first. Pages forward (first/after) or backward (last/before); cursor = opaque token cursor.",
       args: {
         collection: t.arg({ type: 'Address', required: true }),
         filter: t.arg({ type: TokenFilterInput, required: false }),
         sort: t.arg({ type: TokenSortEnum, required: false, defaultValue: 'PRICE_ASC' }),
       },
-      complexity: (args) => ({ field: 5, multiplier: Math.min(args.first ?? 20, MAX_TOKEN_PAGE) }),
+      complexity: (args) => ({ field: 5, multiplier: Math.min(args.last ?? args.first ?? 20, MAX_TOKEN_PAGE) }),
       resolve: async (_root, args, ctx) => {
-        if (args.last != null || args.before != null) throw orderArgumentsError([{ field: 'last', code: 'BAD_REQUEST', message: 'backward paging is not supported; page forward with first/after' }]);
         const page = await tokenService(ctx.services.deps).listTokens({
+          ...pageArgsOf(args, TOKEN_PAGE_RULES),
           collection: args.collection,
           listed: args.filter?.listed ?? null,
           sort: args.sort ?? 'PRICE_ASC',
-          first: pageSize(args.first),
-          after: args.after,
         });
         const edges = page.tokens.map(({ cursor, ...node }) => ({ cursor, node }));
         return {
           totalCount: page.totalCount,
           edges,
-          pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: args.after != null, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+          pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
         };
       },
     },

@@ -7,6 +7,7 @@
 import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
 import { rankCollections, type CollectionOrder } from '../domain/collection-ranking.js';
 import { ServiceError } from '../domain/errors.js';
+import { pageOfScan, type PageQuery, type PageRules } from '../domain/page-args.js';
 import type { Collection, Prisma } from '../generated/prisma/client.js';
 import { readDb, type ServiceDeps } from './deps.js';
 import { createRankingKeys, DAY_MS, rankedPageSql, windowParams } from './ranking-keys.js';
@@ -21,29 +22,37 @@ export interface CollectionFilter {
 export interface CollectionPage {
   collections: Collection[];
   hasNextPage: boolean;
+  hasPreviousPage: boolean;
   totalCount: number;
 }
 
 export interface RankedPage {
+  /** the page's addresses, in the ranking's order */
   addresses: string[];
   hasNextPage: boolean;
+  hasPreviousPage: boolean;
   totalCount: number;
 }
 
-export interface CollectionQuery {
+/** Query.collections' page arguments (src/domain/page-args.ts); a cursor is a collection's address, checked against the list. */
+export const COLLECTION_PAGE_RULES: PageRules = { max: 150, defaultSize: 20 };
+
+/** A page of the ranking: `after` and `before` are addresses of collections in it (any letter case). */
+export type CollectionQuery = PageQuery & {
   filter: CollectionFilter;
   orderBy: CollectionOrder;
-  first: number;
-  after?: string | null;
-}
+};
+
+const unknownCursor = (side: 'after' | 'before', address: string) => new ServiceError('INVALID_CURSOR', `${side}: ${address} is not the address of a collection in this list`);
 
 export function createCollectionDiscoveryService(deps: ServiceDeps) {
   const { prisma } = deps.db;
   const { rankingKeys } = createRankingKeys(deps);
 
   /**
-   * A ranking by a volume or the floor as one SELECT of `total`, `found` (the cursor names a
-   * collection of the list) and `addresses` (the page and one more, for hasNextPage), its values
+   * A ranking by a volume or the floor as one SELECT of `total`, `found` (every cursor names a
+   * collection of the list) and `addresses` (the page and one more, for the flag of more rows, in
+   * scan order: reversed when paging from the end; ranking-keys.ts rankedPageSql), its values
    * added through `add` (`count: false`: total is null, for a page that does not show it); null
    * where JavaScript ranks. The read engine puts it inside the page's
    * own statement (src/read-engine/plan-query.ts); rankInSql runs it alone.
@@ -57,7 +66,8 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
     const where = ['true'];
     if (q.filter.type) where.push(`c.type = ${add(q.filter.type)}::"CollectionType"`);
     if (q.filter.isVerified != null) where.push(`c.is_verified = ${add(q.filter.isVerified)}`);
-    return rankedPageSql(order, clock, where.join(' AND '), add(q.first + 1), q.after ? add(q.after) : null, deps.network.strategies.standardSale, count);
+    const cursors = { after: q.after !== undefined ? add(q.after) : null, before: q.before !== undefined ? add(q.before) : null, fromEnd: q.fromEnd };
+    return rankedPageSql(order, clock, where.join(' AND '), add(q.first + 1), cursors, deps.network.strategies.standardSale, count);
   }
 
   /** A ranking by a volume or the floor, in one statement (ranking-keys.ts); null: not one of those. */
@@ -65,9 +75,11 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
     const params: unknown[] = [];
     const sql = rankedPageQuery(q, (v) => `$${params.push(v)}`, deps.now());
     if (sql === null) return null;
-    const [row] = await readDb(deps).sql.query<{ total: number; found: boolean; addresses: string[] }>(sql, params);
-    if (!row!.found) throw new ServiceError('INVALID_CURSOR', `after: ${q.after} is not the address of a collection in this list`);
-    return { addresses: row!.addresses.slice(0, q.first), hasNextPage: row!.addresses.length > q.first, totalCount: row!.total };
+    const [row] = await readDb(deps).sql.query<{ total: number; found_after: boolean; found_before: boolean; addresses: string[] }>(sql, params);
+    if (!row!.found_after) throw unknownCursor('after', q.after!);
+    if (!row!.found_before) throw unknownCursor('before', q.before!);
+    const { rows: addresses, hasNextPage, hasPreviousPage } = pageOfScan(row!.addresses, q);
+    return { addresses, hasNextPage, hasPreviousPage, totalCount: row!.total };
   }
 
   /** The addresses of one page of the ranked list (the read engine renders the rows itself). */
@@ -86,21 +98,27 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
       q.orderBy,
       matching.map((c) => ({ address: c.address, name: c.name ?? DEFAULT_COLLECTION_NAME, ...keysOf(c.address) })),
     );
-    let start = 0;
-    if (q.after) {
-      const i = ranked.findIndex((r) => r.address.toLowerCase() === q.after!.toLowerCase());
-      if (i < 0) throw new ServiceError('INVALID_CURSOR', `after: ${q.after} is not the address of a collection in this list`);
-      start = i + 1;
-    }
-    const addresses = ranked.slice(start, start + q.first).map((r) => r.address);
-    return { addresses, hasNextPage: start + q.first < ranked.length, totalCount: ranked.length };
+    const at = (side: 'after' | 'before') => {
+      const cursor = q[side];
+      if (cursor === undefined) return null;
+      const i = ranked.findIndex((r) => r.address.toLowerCase() === cursor.toLowerCase());
+      if (i < 0) throw unknownCursor(side, cursor);
+      return i;
+    };
+    const [after, before] = [at('after'), at('before')];
+    // Relay: the cursors bound the list, then the page is its first or last rows
+    const start = after === null ? 0 : after + 1;
+    const window = ranked.slice(start, Math.max(start, before ?? ranked.length)).map((r) => r.address);
+    const scanned = q.fromEnd ? window.slice(-(q.first + 1)).reverse() : window.slice(0, q.first + 1);
+    const { rows: addresses, hasNextPage, hasPreviousPage } = pageOfScan(scanned, q);
+    return { addresses, hasNextPage, hasPreviousPage, totalCount: ranked.length };
   }
 
   async function listCollections(q: CollectionQuery): Promise<CollectionPage> {
-    const { addresses, hasNextPage, totalCount } = await rankCollectionPage(q);
+    const { addresses, hasNextPage, hasPreviousPage, totalCount } = await rankCollectionPage(q);
     const rows = addresses.length ? await prisma.collection.findMany({ where: { address: { in: addresses } } }) : [];
     const byAddress = new Map(rows.map((r) => [r.address, r]));
-    return { collections: addresses.flatMap((a) => byAddress.get(a) ?? []), hasNextPage, totalCount };
+    return { collections: addresses.flatMap((a) => byAddress.get(a) ?? []), hasNextPage, hasPreviousPage, totalCount };
   }
 
   return { rankCollectionPage, rankedPageQuery, listCollections, rankInJs };

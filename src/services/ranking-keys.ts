@@ -42,18 +42,37 @@ SELECT o.collection_address AS address, MIN(o.price)::text AS floor FROM orders 
  WHERE o.is_order_ask AND o.status = 'VALID' AND o.end_time >= $1 AND o.start_time <= $1 AND o.strategy = ANY($2::text[])
  GROUP BY 1`;
 
+/** A ranked page's cursors (addresses, as statement placeholders) and direction (./collection-discovery.ts CollectionQuery). */
+export interface RankedPageCursors {
+  after: string | null;
+  before: string | null;
+  /** the page is the last rows before `before`: the scan runs the ranking backwards */
+  fromEnd: boolean;
+}
+
 /**
  * One page of a ranking by a volume or the floor, ranked in PostgreSQL: the matching collections
- * with their key, the cursor's row, the page (one row more than asked, for hasNextPage: its
- * `addresses` and their `keys`) and the count (`total`, unless `count` is false), in one statement. The order is rankCollections' (src/domain/collection-ranking.ts):
- * volume biggest first (none is 0), floor lowest first and none last, ties on the address by code
- * unit (COLLATE "C", as JavaScript's <). The cursor is the first row, in that order, whose address
- * equals it case-insensitively, as rankCollectionPage's findIndex. `clock`: for a volume, the
- * placeholders of windowParams' six values; for the floor, of the clock in seconds: each
- * collection's cheapest live standard listing by one probe of the (collection, side, status,
- * price) index, so it costs per collection, not per live listing.
+ * with their key, the cursors' rows, the page (one row more than asked, for the flag of more rows
+ * on the far side: its `addresses` and their `keys`, in scan order, so reversed when `fromEnd`)
+ * and the count (`total`, unless `count` is false), in one statement. The order is
+ * rankCollections' (src/domain/collection-ranking.ts): volume biggest first (none is 0), floor
+ * lowest first and none last, ties on the address by code unit (COLLATE "C", as JavaScript's <).
+ * A cursor is the first row, in that order, whose address equals it case-insensitively, as
+ * rankInJs's findIndex; `found` says every cursor given names a row (`found_after`,
+ * `found_before` each one). `clock`: for a volume, the placeholders of windowParams' six values;
+ * for the floor, of the clock in seconds: each collection's cheapest live standard listing by one
+ * probe of the (collection, side, status, price) index, so it costs per collection, not per live
+ * listing.
  */
-export function rankedPageSql(order: 'VOLUME_24H' | 'VOLUME_7D' | 'FLOOR', clock: readonly string[], where: string, first: string, after: string | null, standardStrategies: readonly string[], count = true): string {
+export function rankedPageSql(
+  order: 'VOLUME_24H' | 'VOLUME_7D' | 'FLOOR',
+  clock: readonly string[],
+  where: string,
+  first: string,
+  cursors: RankedPageCursors,
+  standardStrategies: readonly string[],
+  count = true,
+): string {
   const keys =
     order === 'FLOOR'
       ? `SELECT c.address, ${floorAtSql('c.address', `${clock[0]}::bigint`, standardStrategies)} AS k FROM collections c WHERE ${where}`
@@ -61,25 +80,32 @@ export function rankedPageSql(order: 'VOLUME_24H' | 'VOLUME_7D' | 'FLOOR', clock
            LEFT JOIN (${windowVolumeSql(clock).replace('SUM(v)::text AS volume', 'SUM(v) AS volume')}) v ON v.address = c.address
           WHERE ${where}`;
   const ordering = order === 'FLOOR' ? 'm.k ASC NULLS LAST, m.address COLLATE "C"' : 'm.k DESC, m.address COLLATE "C"';
-  const later =
+  const scan = !cursors.fromEnd ? ordering : order === 'FLOOR' ? 'm.k DESC NULLS FIRST, m.address COLLATE "C" DESC' : 'm.k ASC, m.address COLLATE "C" DESC';
+  /** the row `x` comes after the row `y` in the ranking */
+  const later = (x: string, y: string) =>
     order === 'FLOOR'
-      ? `(cur.k IS NULL AND m.k IS NULL AND m.address COLLATE "C" > cur.address COLLATE "C")
-          OR (cur.k IS NOT NULL AND (m.k IS NULL OR m.k > cur.k OR (m.k = cur.k AND m.address COLLATE "C" > cur.address COLLATE "C")))`
-      : `m.k < cur.k OR (m.k = cur.k AND m.address COLLATE "C" > cur.address COLLATE "C")`;
-  const cursor = after === null ? '' : `, cur AS (SELECT m.k, m.address FROM m WHERE lower(m.address) = lower(${after}) ORDER BY ${ordering} LIMIT 1)`;
+      ? `((${y}.k IS NULL AND ${x}.k IS NULL AND ${x}.address COLLATE "C" > ${y}.address COLLATE "C")
+          OR (${y}.k IS NOT NULL AND (${x}.k IS NULL OR ${x}.k > ${y}.k OR (${x}.k = ${y}.k AND ${x}.address COLLATE "C" > ${y}.address COLLATE "C"))))`
+      : `(${x}.k < ${y}.k OR (${x}.k = ${y}.k AND ${x}.address COLLATE "C" > ${y}.address COLLATE "C"))`;
+  const cursorRow = (name: string, address: string) => `, ${name} AS (SELECT m.k, m.address FROM m WHERE lower(m.address) = lower(${address}) ORDER BY ${ordering} LIMIT 1)`;
+  const ctes = (cursors.after === null ? '' : cursorRow('cur', cursors.after)) + (cursors.before === null ? '' : cursorRow('bef', cursors.before));
+  const from = ['m', ...(cursors.after === null ? [] : ['cur']), ...(cursors.before === null ? [] : ['bef'])].join(', ');
+  const bounds = [...(cursors.after === null ? [] : [later('m', 'cur')]), ...(cursors.before === null ? [] : [later('bef', 'm')])];
+  const foundAfter = cursors.after === null ? 'true' : 'EXISTS (SELECT 1 FROM cur)';
+  const foundBefore = cursors.before === null ? 'true' : 'EXISTS (SELECT 1 FROM bef)';
   // the page's keys beside its addresses: a card's statistic is the key it was ranked by
   // (src/read-engine/plan-query.ts reads it rather than computing it again)
-  const pageOrder = ordering.replaceAll('m.', 's.');
+  const pageOrder = scan.replaceAll('m.', 's.');
   const page = `COALESCE(array_agg(s.address ORDER BY ${pageOrder}), '{}') AS addresses,
        COALESCE(array_agg(s.k ORDER BY ${pageOrder}), '{}') AS keys`;
   // no count and no cursor: the keys are read once, so PostgreSQL may fold them into the page's
   // scan rather than keep them (total is null then)
-  if (!count && after === null) return `SELECT NULL::int AS total, true AS found, ${page} FROM (SELECT m.address, m.k FROM (${keys}) m ORDER BY ${ordering} LIMIT ${first}) s`;
-  return `WITH m AS MATERIALIZED (${keys})${cursor}
+  if (!count && !ctes) return `SELECT NULL::int AS total, true AS found, true AS found_after, true AS found_before, ${page} FROM (SELECT m.address, m.k FROM (${keys}) m ORDER BY ${scan} LIMIT ${first}) s`;
+  return `WITH m AS MATERIALIZED (${keys})${ctes}
 SELECT (SELECT count(*) FROM m)::int AS total,
-       ${after === null ? 'true' : 'EXISTS (SELECT 1 FROM cur)'} AS found,
+       ${foundAfter} AND ${foundBefore} AS found, ${foundAfter} AS found_after, ${foundBefore} AS found_before,
        ${page}
-  FROM (SELECT m.address, m.k FROM m${after === null ? '' : `, cur WHERE ${later}`} ORDER BY ${ordering} LIMIT ${first}) s`;
+  FROM (SELECT m.address, m.k FROM ${from}${bounds.length ? ` WHERE ${bounds.join(' AND ')}` : ''} ORDER BY ${scan} LIMIT ${first}) s`;
 }
 
 /** The ranking fields of one collection; the defaults are statsFor's for a collection with no sales and no listing. */

@@ -2,6 +2,7 @@
 // volume, sales count and floor, read from the rollups (sale_buckets, sale_day_buckets,
 // floor_history) rather than from raw sales.
 import { ServiceError } from '../domain/errors.js';
+import { pageOfScan, type PageQuery, type PageRules } from '../domain/page-args.js';
 import type { Sale } from '../generated/prisma/client.js';
 import type { ServiceDeps } from './deps.js';
 
@@ -22,31 +23,44 @@ export interface SeriesPoint {
 export interface SalePage {
   sales: Sale[];
   hasNextPage: boolean;
+  hasPreviousPage: boolean;
   totalCount: number;
 }
+
+/** Query.sales' page arguments (src/domain/page-args.ts): a cursor is a sale's id. */
+export const SALE_PAGE_RULES: PageRules = { max: 150, defaultSize: 20, isCursor: (c) => /^\d{1,19}$/.test(c) };
 
 export function createSaleHistoryService(deps: ServiceDeps) {
   const { prisma } = deps.db;
 
-  /** Newest first; `from` inclusive, `to` exclusive (unix seconds); cursor = the id of the last sale of the previous page. */
-  async function listSales(q: { collection?: string | null; from?: number | null; to?: number | null; first: number; after?: string | null }): Promise<SalePage> {
+  /**
+   * Newest first; `from` inclusive, `to` exclusive (unix seconds); cursors = sale ids (after: the
+   * last sale of the previous page, before: the first of the next), forward or from the end.
+   */
+  async function listSales(q: PageQuery & { collection?: string | null; from?: number | null; to?: number | null }): Promise<SalePage> {
     const timestamp = {
       ...(q.from != null ? { gte: new Date(q.from * 1000) } : {}),
       ...(q.to != null ? { lt: new Date(q.to * 1000) } : {}),
     };
     const where = { ...(q.collection ? { collectionAddress: q.collection } : {}), ...(q.from != null || q.to != null ? { timestamp } : {}) };
-    let after = {};
-    if (q.after) {
-      if (!/^\d{1,19}$/.test(q.after)) throw new ServiceError('INVALID_CURSOR', `after: ${JSON.stringify(q.after)} is not a sale cursor`);
-      const c = await prisma.sale.findUnique({ where: { id: BigInt(q.after) }, select: { id: true, timestamp: true } });
-      if (!c) throw new ServiceError('INVALID_CURSOR', `after: ${q.after} is not the cursor of a known sale`);
-      after = { OR: [{ timestamp: { lt: c.timestamp } }, { timestamp: c.timestamp, id: { lt: c.id } }] };
-    }
+    // the sales after the cursor are older (list order), those before it newer
+    const bound = async (side: 'after' | 'before') => {
+      const cursor = q[side];
+      if (cursor === undefined) return {};
+      if (!SALE_PAGE_RULES.isCursor!(cursor)) throw new ServiceError('INVALID_CURSOR', `${side}: ${JSON.stringify(cursor)} is not a sale cursor`);
+      const c = await prisma.sale.findUnique({ where: { id: BigInt(cursor) }, select: { id: true, timestamp: true } });
+      if (!c) throw new ServiceError('INVALID_CURSOR', `${side}: ${cursor} is not the cursor of a known sale`);
+      const beyond = side === 'after' ? 'lt' : 'gt';
+      return { OR: [{ timestamp: { [beyond]: c.timestamp } }, { timestamp: c.timestamp, id: { [beyond]: c.id } }] };
+    };
+    const bounds = await Promise.all([bound('after'), bound('before')]);
+    const dir = q.fromEnd ? 'asc' : 'desc';
     const [rows, totalCount] = await Promise.all([
-      prisma.sale.findMany({ where: { AND: [where, after] }, orderBy: [{ timestamp: 'desc' }, { id: 'desc' }], take: q.first + 1 }),
+      prisma.sale.findMany({ where: { AND: [where, ...bounds] }, orderBy: [{ timestamp: dir }, { id: dir }], take: q.first + 1 }),
       prisma.sale.count({ where }),
     ]);
-    return { sales: rows.slice(0, q.first), hasNextPage: rows.length > q.first, totalCount };
+    const { rows: sales, hasNextPage, hasPreviousPage } = pageOfScan(rows, q);
+    return { sales, hasNextPage, hasPreviousPage, totalCount };
   }
 
   /** One point per hour or UTC day in [from, to) (both rounded down to the resolution), empty intervals included. */

@@ -88,10 +88,14 @@ export function tokenRowsSql(b: BookParams, collection: string, opts: { listed: 
 export const TOKEN_SORTS = ['PRICE_ASC', 'PRICE_DESC', 'TOKEN_ID'] as const;
 export type TokenSort = (typeof TOKEN_SORTS)[number];
 
-/** ORDER BY of a token page over the rows alias `r`; unlisted tokens last in the price sorts. */
-export function tokenOrderSql(sort: TokenSort, r: string): string {
-  if (sort === 'TOKEN_ID') return `${r}.token_id ASC`;
-  return `(${r}.ask_price IS NULL) ASC, ${r}.ask_price ${sort === 'PRICE_ASC' ? 'ASC' : 'DESC'}, ${r}.token_id ASC`;
+/**
+ * ORDER BY of a token page over the rows alias `r`; unlisted tokens last in the price sorts
+ * (`reversed`: the scan of a page counted from the end).
+ */
+export function tokenOrderSql(sort: TokenSort, r: string, reversed = false): string {
+  const [asc, desc] = reversed ? ['DESC', 'ASC'] : ['ASC', 'DESC'];
+  if (sort === 'TOKEN_ID') return `${r}.token_id ${asc}`;
+  return `(${r}.ask_price IS NULL) ${asc}, ${r}.ask_price ${sort === 'PRICE_ASC' ? asc : desc}, ${r}.token_id ${asc}`;
 }
 
 /** A token cursor: the row's sort key as it was on the page (`<ask price>:<token id>`, `-` for no ask). */
@@ -108,11 +112,16 @@ export function parseTokenCursor(cursor: string): TokenCursor | null {
   return { price: m[1] === '-' ? null : m[1]!, tokenId: m[2]! };
 }
 
-/** The rows after the cursor in the sort, over the rows alias `r`; `add` makes a NUMERIC parameter. */
-export function tokenAfterSql(sort: TokenSort, c: TokenCursor, r: string, add: (v: string) => string): string {
+/** The rows after (or before) the cursor in the sort, over the rows alias `r`; `add` makes a NUMERIC parameter. */
+export function tokenKeysetSql(sort: TokenSort, side: 'after' | 'before', c: TokenCursor, r: string, add: (v: string) => string): string {
+  const after = side === 'after';
   const id = add(c.tokenId);
-  if (sort === 'TOKEN_ID') return `${r}.token_id > ${id}`;
-  if (c.price === null) return `(${r}.ask_price IS NULL AND ${r}.token_id > ${id})`;
+  if (sort === 'TOKEN_ID') return `${r}.token_id ${after ? '>' : '<'} ${id}`;
+  // unlisted rows come after every listed one
+  if (c.price === null) return after ? `(${r}.ask_price IS NULL AND ${r}.token_id > ${id})` : `(${r}.ask_price IS NOT NULL OR ${r}.token_id < ${id})`;
   const p = add(c.price);
-  return `(${r}.ask_price IS NULL OR ${r}.ask_price ${sort === 'PRICE_ASC' ? '>' : '<'} ${p} OR (${r}.ask_price = ${p} AND ${r}.token_id > ${id}))`;
+  const past = (sort === 'PRICE_ASC') === after ? '>' : '<';
+  return after
+    ? `(${r}.ask_price IS NULL OR ${r}.ask_price ${past} ${p} OR (${r}.ask_price = ${p} AND ${r}.token_id > ${id}))`
+    : `(${r}.ask_price ${past} ${p} OR (${r}.ask_price = ${p} AND ${r}.token_id < ${id}))`;
 }

@@ -3,14 +3,15 @@
 // ./token-sql.ts; here the best ask, best bid, owners and last sale are read through Prisma, one
 // statement per batch or per token, so the engine's SQL is compared against an independent path.
 import { ServiceError } from '../domain/errors.js';
+import { pageOfScan, type PageQuery, type PageRules } from '../domain/page-args.js';
 import type { Order, Sale } from '../generated/prisma/client.js';
 import { nowSeconds, type ServiceDeps } from './deps.js';
 import { Params } from './order-page-sql.js';
 import {
   liveSideSql,
   parseTokenCursor,
-  tokenAfterSql,
   tokenCursorSql,
+  tokenKeysetSql,
   tokenOrderSql,
   tokenRowsSql,
   type BookParams,
@@ -27,6 +28,7 @@ export interface TokenKey {
 export interface TokenPage {
   tokens: (TokenKey & { cursor: string })[];
   hasNextPage: boolean;
+  hasPreviousPage: boolean;
   totalCount: number;
 }
 
@@ -53,6 +55,8 @@ export interface BookDepth {
 }
 
 export const MAX_TOKEN_PAGE = 150;
+/** Query.tokens' page arguments (src/domain/page-args.ts), for the resolver and the read engine. */
+export const TOKEN_PAGE_RULES: PageRules = { max: MAX_TOKEN_PAGE, defaultSize: 20, isCursor: (c) => parseTokenCursor(c) !== null };
 export const MAX_DEPTH_LEVELS = 100;
 
 /** Statement parameters for ./token-sql.ts: the clock and the network's strategy lists, each added once. */
@@ -91,25 +95,34 @@ export function createTokenService(deps: ServiceDeps) {
     return held || ordered ? { collectionAddress, tokenId } : null;
   }
 
-  /** One page of a collection's tokens in the sort; cursor = `<ask price or ->:<token id>` of the last row of the previous page. */
-  async function listTokens(q: { collection: string; listed: boolean | null; sort: TokenSort; first: number; after?: string | null }): Promise<TokenPage> {
-    const cursor = q.after == null ? null : parseTokenCursor(q.after);
-    if (q.after != null && !cursor) throw new ServiceError('INVALID_CURSOR', `after: ${JSON.stringify(q.after)} is not a token cursor`);
+  /**
+   * One page of a collection's tokens in the sort; cursors = `<ask price or ->:<token id>` (after:
+   * the previous page's last row, before: the next page's first), forward or from the end.
+   */
+  async function listTokens(q: PageQuery & { collection: string; listed: boolean | null; sort: TokenSort }): Promise<TokenPage> {
     const p = new Params();
     const b = bookParams((v, cast) => p.add(v, cast), () => p.add(nowSeconds(deps).toString(), '::bigint'), strategies);
     const rows = tokenRowsSql(b, p.add(q.collection), { listed: q.listed });
     const counted = [...p.values];
-    const after = cursor ? `WHERE ${tokenAfterSql(q.sort, cursor, 'r', (v) => p.add(v, '::numeric'))}` : '';
+    const bounds = (['after', 'before'] as const).flatMap((side) => {
+      if (q[side] === undefined) return [];
+      const cursor = parseTokenCursor(q[side]);
+      if (!cursor) throw new ServiceError('INVALID_CURSOR', `${side}: ${JSON.stringify(q[side])} is not a token cursor`);
+      return [tokenKeysetSql(q.sort, side, cursor, 'r', (v) => p.add(v, '::numeric'))];
+    });
+    const where = bounds.length ? `WHERE ${bounds.join(' AND ')}` : '';
     const [page, count] = await Promise.all([
       sql.query<{ collection_address: string; token_id: string; cursor: string }>(
-        `SELECT r.collection_address, r.token_id::text AS token_id, ${tokenCursorSql('r')} AS cursor FROM (${rows}) r ${after} ORDER BY ${tokenOrderSql(q.sort, 'r')} LIMIT ${q.first + 1}`,
+        `SELECT r.collection_address, r.token_id::text AS token_id, ${tokenCursorSql('r')} AS cursor FROM (${rows}) r ${where} ORDER BY ${tokenOrderSql(q.sort, 'r', q.fromEnd)} LIMIT ${q.first + 1}`,
         p.values,
       ),
       sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM (${rows}) r`, counted),
     ]);
+    const { rows: shown, hasNextPage, hasPreviousPage } = pageOfScan(page, q);
     return {
-      tokens: page.slice(0, q.first).map((r) => ({ collectionAddress: r.collection_address, tokenId: r.token_id, cursor: r.cursor })),
-      hasNextPage: page.length > q.first,
+      tokens: shown.map((r) => ({ collectionAddress: r.collection_address, tokenId: r.token_id, cursor: r.cursor })),
+      hasNextPage,
+      hasPreviousPage,
       totalCount: Number(count[0]!.n),
     };
   }

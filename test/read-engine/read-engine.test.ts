@@ -2,8 +2,8 @@
 // (rendered in SQL, or resolver-only with a reason), and random selections over the whole read
 // schema (fast-check) get the same bytes from both, on this backend: uint256 beyond 2^53, a
 // UnixTime beyond 2^53 (which the engine must leave to the resolvers), strings that need escaping,
-// nulls, aliases, fragments, directives, nested connections in both directions, empty pages,
-// unknown keys. A selection without resolver-only fields is one statement.
+// nulls, aliases, fragments, directives, nested connections in both directions, pages forward and
+// backward (first/after, last/before), empty pages, unknown keys. A selection without resolver-only fields is one statement.
 import fc from 'fast-check';
 import { getNamedType, isObjectType, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,28 +157,44 @@ const saleRoot = fc
     collection: fc.option(fc.constantFrom(...fixtureCollections), { nil: undefined }),
     from: fc.option(fc.integer({ min: NOW - 20 * 3600, max: NOW }), { nil: undefined }),
     first: fc.integer({ min: 1, max: 12 }),
+    back: fc.boolean(),
     after: fc.option(fc.nat(45), { nil: undefined }),
+    before: fc.option(fc.nat(45), { nil: undefined }),
     leaves: leaves(SALE_LEAVES, 'Sale'),
     collectionSel: fc.option(collectionSel(0), { nil: undefined }),
     info: fc.option(pageInfo, { nil: undefined }),
     count: fc.boolean(),
   })
   .map((a) => {
-    const args = [`first: ${a.first}`, a.collection ? `collection: "${a.collection}"` : '', a.from ? `from: ${a.from}` : '', a.after !== undefined ? `after: "${saleIds[a.after] ?? '999999'}"` : ''].filter(Boolean);
+    const args = [
+      `${a.back ? 'last' : 'first'}: ${a.first}`,
+      a.collection ? `collection: "${a.collection}"` : '',
+      a.from ? `from: ${a.from}` : '',
+      a.after !== undefined ? `after: "${saleIds[a.after] ?? '999999'}"` : '',
+      a.before !== undefined ? `before: "${saleIds[a.before] ?? '999999'}"` : '',
+    ].filter(Boolean);
     return `sales(${args.join(', ')}) { ${a.count ? 'totalCount ' : ''}edges { cursor node { ${a.leaves}${a.collectionSel ? ` collection { ${a.collectionSel} }` : ''} } } ${a.info ?? ''} }`;
   });
 const collectionsRoot = fc
   .record({
     first: fc.integer({ min: 1, max: 4 }),
+    back: fc.boolean(),
     orderBy: fc.constantFrom('NAME', 'VOLUME_24H', 'VOLUME_7D', 'FLOOR', 'CHANGE_24H'),
     verified: fc.option(fc.boolean(), { nil: undefined }),
     after: fc.option(fc.constantFrom(...fixtureCollections, '0x000000000000000000000000000000000000dEaD'), { nil: undefined }),
+    before: fc.option(fc.constantFrom(...fixtureCollections, '0x000000000000000000000000000000000000dEaD'), { nil: undefined }),
     node: collectionSel(1),
     info: fc.option(pageInfo, { nil: undefined }),
     count: fc.boolean(),
   })
   .map((a) => {
-    const args = [`first: ${a.first}`, `orderBy: ${a.orderBy}`, a.verified === undefined ? '' : `filter: { isVerified: ${a.verified} }`, a.after ? `after: "${a.after}"` : ''].filter(Boolean);
+    const args = [
+      `${a.back ? 'last' : 'first'}: ${a.first}`,
+      `orderBy: ${a.orderBy}`,
+      a.verified === undefined ? '' : `filter: { isVerified: ${a.verified} }`,
+      a.after ? `after: "${a.after}"` : '',
+      a.before ? `before: "${a.before}"` : '',
+    ].filter(Boolean);
     return `collections(${args.join(', ')}) { ${a.count ? 'totalCount ' : ''}edges { cursor node { ${a.node} } } ${a.info ?? ''} }`;
   });
 
@@ -222,15 +238,24 @@ const tokensRoot = fc
   .record({
     collection: fc.constantFrom(...fixtureCollections),
     first: fc.integer({ min: 1, max: 4 }),
+    back: fc.boolean(),
     sort: fc.option(fc.constantFrom('PRICE_ASC', 'PRICE_DESC', 'TOKEN_ID'), { nil: undefined }),
     listed: fc.option(fc.boolean(), { nil: undefined }),
     after: fc.option(fc.constantFrom('-:2', '100000000000000000:1', '200000000000000000:3', '0:0', 'bad'), { nil: undefined }),
+    before: fc.option(fc.constantFrom('-:5', '-:1', '100000000000000000:4', '300000000000000000:2', 'bad'), { nil: undefined }),
     node: tokenSel(1),
     info: fc.option(pageInfo, { nil: undefined }),
     count: fc.boolean(),
   })
   .map((a) => {
-    const args = [`collection: "${a.collection}"`, `first: ${a.first}`, a.sort ? `sort: ${a.sort}` : '', a.listed === undefined ? '' : `filter: { listed: ${a.listed} }`, a.after ? `after: "${a.after}"` : ''].filter(Boolean);
+    const args = [
+      `collection: "${a.collection}"`,
+      `${a.back ? 'last' : 'first'}: ${a.first}`,
+      a.sort ? `sort: ${a.sort}` : '',
+      a.listed === undefined ? '' : `filter: { listed: ${a.listed} }`,
+      a.after ? `after: "${a.after}"` : '',
+      a.before ? `before: "${a.before}"` : '',
+    ].filter(Boolean);
     return `tokens(${args.join(', ')}) { ${a.count ? 'totalCount ' : ''}edges { cursor node { ${a.node} } } ${a.info ?? ''} }`;
   });
 const depthRoot = fc.tuple(fc.constantFrom(...fixtureCollections), depthSel).map(([c, sel]) => `collection(address: "${c}") { address ${sel} }`);

@@ -2,6 +2,8 @@
 // with filters, paging and totalCount; sales by collection and time range; hourly and daily
 // series of volume, sales count and floor; top bid and listed count per collection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerVia } from '../helpers/engine-answer.js';
+import { expectBackwardMirrorsForward } from '../helpers/relay-pages.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 
@@ -164,6 +166,43 @@ describe(`discovery (${backendName})`, () => {
     }
     expect(seen).toEqual(['100', '200', '50']);
     expect((await q('after: "nope"')).errors![0]!.extensions!.code).toBe('INVALID_CURSOR');
+  });
+
+  it('collections and sales page backward (last/before) through the rows forward paging gives, engine = resolvers', async () => {
+    /** One page's connection, from the engine, checked equal to the resolvers' answer. */
+    const both = async (query: string, field: 'collections' | 'sales') => {
+      const engine = await answerVia(app, query, {}, true);
+      expect(engine.text, query).toBe((await answerVia(app, query, {}, false)).text);
+      const body = JSON.parse(engine.text.slice(4));
+      expect(body.errors, query).toBeUndefined();
+      return body.data[field];
+    };
+    const INFO = 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
+    for (const orderBy of ['VOLUME_24H', 'VOLUME_7D', 'FLOOR', 'CHANGE_24H', 'NAME']) {
+      for (const filter of ['', ', filter: { isVerified: true }']) {
+        for (const size of [1, 2]) {
+          const page = (args: string) => both(`{ collections(orderBy: ${orderBy}${filter}, ${args}) { totalCount edges { cursor node { name } } ${INFO} } }`, 'collections');
+          const list = await expectBackwardMirrorsForward(page, size);
+          expect(list.length, `${orderBy}${filter}`).toBe(filter ? 2 : 3);
+        }
+      }
+    }
+    const last = await both(`{ collections(orderBy: VOLUME_24H, last: 2) { totalCount edges { node { name } } ${INFO} } }`, 'collections');
+    expect(last.edges.map((e: any) => e.node.name)).toEqual(['Alpha Apes', 'Gamma']);
+    expect(last.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true, startCursor: A });
+    for (const args of ['', `collection: "${A}"`, `from: ${sec(-3 * H)}`]) {
+      for (const size of [1, 2]) {
+        const page = (paging: string) => both(`{ sales(${[args, paging].filter(Boolean).join(', ')}) { totalCount edges { cursor node { price } } ${INFO} } }`, 'sales');
+        await expectBackwardMirrorsForward(page, size);
+      }
+    }
+    const code = async (q: string) => (await app.gql(q)).errors?.[0]?.extensions?.code;
+    expect(await code('{ collections(first: 1, last: 1) { totalCount } }')).toBe('BAD_REQUEST');
+    expect(await code(`{ collections(last: 1, before: "${addr(0xee)}") { totalCount } }`)).toBe('INVALID_CURSOR');
+    expect(await code('{ sales(first: 1, last: 1) { totalCount } }')).toBe('BAD_REQUEST');
+    expect(await code('{ sales(last: 151) { totalCount } }')).toBe('BAD_REQUEST');
+    expect(await code('{ sales(last: 1, before: "nope") { totalCount } }')).toBe('INVALID_CURSOR');
+    expect(await code('{ sales(last: 1, before: "999999") { totalCount } }')).toBe('INVALID_CURSOR');
   });
 
   it('series: hourly and daily volume, sales count and floor at the end of each interval', async () => {

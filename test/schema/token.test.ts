@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 import { answerVia } from '../helpers/engine-answer.js';
+import { expectBackwardMirrorsForward } from '../helpers/relay-pages.js';
 
 const NOW = new Date('2026-06-01T12:30:00.000Z');
 const nowSec = NOW.getTime() / 1000;
@@ -243,8 +244,23 @@ describe(`tokens (${backendName})`, () => {
     expect((await page(', first: 2')).data.tokens.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: `${30n * E}:1`, endCursor: `${30n * E}:2` });
   });
 
+  it('pages backward (last/before) through the rows forward paging gives, in every sort and filter', async () => {
+    for (const sort of ['PRICE_ASC', 'PRICE_DESC', 'TOKEN_ID']) {
+      for (const filter of ['', ', filter: { listed: true }', ', filter: { listed: false }']) {
+        for (const size of [1, 2]) {
+          const forward = await expectBackwardMirrorsForward(async (args) => (await page(`, sort: ${sort}${filter}, ${args}`)).data.tokens, size);
+          expect(forward.length, `${sort}${filter}`).toBe(filter === '' ? 5 : filter.includes('true') ? 2 : 3);
+        }
+      }
+    }
+    const last = await page(', last: 2');
+    expect(ids(last.data)).toEqual(['4', '9']);
+    expect(last.statements).toBe(1);
+    expect(last.data.tokens.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+  });
+
   it('refuses bad arguments as the resolvers do', async () => {
-    for (const args of [', first: 0', ', first: 151', ', after: "nonsense"', ', after: "1:-2"', ', last: 2']) {
+    for (const args of [', first: 0', ', first: 151', ', after: "nonsense"', ', after: "1:-2"', ', first: 2, last: 2', ', last: 0', ', last: 2, before: "nonsense"']) {
       const { errors } = await page(args);
       expect(errors?.[0]?.extensions?.code, args).toMatch(/BAD_REQUEST|INVALID_CURSOR/);
     }

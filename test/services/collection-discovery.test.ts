@@ -95,13 +95,26 @@ async function reference(order: CollectionOrder): Promise<string[]> {
 
 async function ranked(order: CollectionOrder, first: number): Promise<string[]> {
   const out: string[] = [];
-  let after: string | null = null;
+  let after: string | undefined;
   for (;;) {
-    const page = await app.services.collectionDiscovery.listCollections({ filter: {}, orderBy: order, first, after });
+    const page = await app.services.collectionDiscovery.listCollections({ filter: {}, orderBy: order, first, fromEnd: false, ...(after ? { after } : {}) });
     expect(page.totalCount).toBe(collections.length);
     out.push(...page.collections.map((c) => c.address));
     if (!page.hasNextPage) return out;
     after = out.at(-1)!;
+  }
+}
+
+/** The same list paged backward from its end (last/before). */
+async function rankedBackward(order: CollectionOrder, last: number): Promise<string[]> {
+  const out: string[] = [];
+  let before: string | undefined;
+  for (;;) {
+    const page = await app.services.collectionDiscovery.listCollections({ filter: {}, orderBy: order, first: last, fromEnd: true, ...(before ? { before } : {}) });
+    expect(page.hasNextPage).toBe(before !== undefined);
+    out.unshift(...page.collections.map((c) => c.address));
+    if (!page.hasPreviousPage) return out;
+    before = out[0]!;
   }
 }
 
@@ -113,6 +126,7 @@ describe(`collections ranking (${backendName})`, () => {
       const want = await reference(order);
       expect(await ranked(order, 150), order).toEqual(want);
       expect(await ranked(order, 5), order).toEqual(want);
+      expect(await rankedBackward(order, 5), order).toEqual(want);
     }
   });
 
@@ -124,20 +138,46 @@ describe(`collections ranking (${backendName})`, () => {
       for (const orderBy of ['VOLUME_24H', 'VOLUME_7D', 'FLOOR'] as const) {
         for (const filter of filters) {
           for (const first of [1, 4, 150]) {
-            let after: string | null = null;
+            // the cursor matches case-insensitively
+            const spelled = (a: string, page: number) => (page % 2 ? a.toUpperCase().replace('0X', '0x') : a.toLowerCase());
+            const forward: string[] = [];
+            let after: string | undefined;
             for (let page = 0; page < 30; page++) {
-              const q: CollectionQuery = { filter, orderBy, first, after };
+              const q: CollectionQuery = { filter, orderBy, first, fromEnd: false, ...(after ? { after } : {}) };
               const [sql, js] = await Promise.all([d.rankCollectionPage(q), d.rankInJs(q)]);
               expect(sql, `${orderBy} ${JSON.stringify(filter)} first ${first} after ${after}`).toEqual(js);
+              forward.push(...js.addresses);
               if (!js.hasNextPage) break;
-              // the cursor matches case-insensitively
-              after = page % 2 ? js.addresses.at(-1)!.toUpperCase().replace('0X', '0x') : js.addresses.at(-1)!.toLowerCase();
+              after = spelled(js.addresses.at(-1)!, page);
+            }
+            // backward from the end, then windows between two cursors, from either end
+            const backward: string[] = [];
+            let before: string | undefined;
+            for (let page = 0; page < 30; page++) {
+              const q: CollectionQuery = { filter, orderBy, first, fromEnd: true, ...(before ? { before } : {}) };
+              const [sql, js] = await Promise.all([d.rankCollectionPage(q), d.rankInJs(q)]);
+              expect(sql, `${orderBy} ${JSON.stringify(filter)} last ${first} before ${before}`).toEqual(js);
+              backward.unshift(...js.addresses);
+              if (!js.hasPreviousPage) break;
+              before = spelled(js.addresses[0]!, page);
+            }
+            expect(backward).toEqual(forward);
+            if (forward.length >= 3) {
+              for (const fromEnd of [false, true]) {
+                const q: CollectionQuery = { filter, orderBy, first, fromEnd, after: forward[0]!, before: forward.at(-1)! };
+                const [sql, js] = await Promise.all([d.rankCollectionPage(q), d.rankInJs(q)]);
+                expect(sql).toEqual(js);
+                const inner = forward.slice(1, -1);
+                expect(js.addresses).toEqual(fromEnd ? inner.slice(-first) : inner.slice(0, first));
+              }
             }
           }
         }
-        const bad = { filter: { type: 'ERC1155' as const }, orderBy, first: 5, after: collections[1]! };
-        await expect(d.rankCollectionPage(bad)).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
-        await expect(d.rankInJs(bad)).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
+        for (const cursor of [{ after: collections[1]! }, { before: collections[1]! }]) {
+          const bad: CollectionQuery = { filter: { type: 'ERC1155' as const }, orderBy, first: 5, fromEnd: 'before' in cursor, ...cursor };
+          await expect(d.rankCollectionPage(bad)).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
+          await expect(d.rankInJs(bad)).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
+        }
       }
     }
   });
