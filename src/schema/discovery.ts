@@ -9,8 +9,6 @@ import { SALE_PAGE_RULES } from '../services/sale-history.js';
 import { builder } from './builder.js';
 import { Collection, CollectionTypeEnum } from './collection.js';
 
-const MAX_PAGE = 150;
-
 const CollectionOrderEnum = builder.enumType('CollectionOrder', {
   description:
     'VOLUME_24H / VOLUME_7D: highest marketplace volume first. FLOOR: lowest floor first. CHANGE_24H: biggest 24h volume change first. NAME: A to Z. Collections without the value (no floor, no baseline) come last; ties break on the address.',
@@ -56,7 +54,7 @@ builder.queryFields((t) => ({
         orderBy: t.arg({ type: CollectionOrderEnum, required: false, defaultValue: 'NAME' }),
         filter: t.arg({ type: CollectionFilterInput, required: false }),
       },
-      complexity: (args) => ({ field: 5, multiplier: Math.min(args.last ?? args.first ?? 20, MAX_PAGE) }),
+      complexity: (args) => ({ field: 5, multiplier: Math.min(args.last ?? args.first ?? 20, COLLECTION_PAGE_RULES.max) }),
       resolve: async (_root, args, ctx) => {
         const page = await ctx.services.collectionDiscovery.listCollections({
           ...pageArgsOf(args, COLLECTION_PAGE_RULES),
@@ -86,7 +84,7 @@ builder.queryFields((t) => ({
         from: t.arg({ type: 'UnixTime', required: false }),
         to: t.arg({ type: 'UnixTime', required: false }),
       },
-      complexity: (args) => ({ field: 1, multiplier: Math.min(args.last ?? args.first ?? 20, MAX_PAGE) }),
+      complexity: (args) => ({ field: 1, multiplier: Math.min(args.last ?? args.first ?? 20, SALE_PAGE_RULES.max) }),
       resolve: async (_root, args, ctx) => {
         const page = await ctx.services.saleHistory.listSales({
           ...pageArgsOf(args, SALE_PAGE_RULES),
