@@ -183,14 +183,15 @@ async function checkAll(dbUrl: string, bases: Bases, picks: Picks, servers: Reco
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
   try {
-    console.log(`\n=== EXPLAIN ${explainMode === 'analyze' ? '(ANALYZE, BUFFERS, COSTS OFF), run once,' : '(COSTS OFF)'} of the statements each server sent for one request, with the values it bound (plan_cache_mode: this service auto, PostGraphile and floor ${planCacheMode})`);
+    console.log(`\n=== EXPLAIN ${explainMode === 'analyze' ? '(ANALYZE, BUFFERS, COSTS OFF), run once,' : '(COSTS OFF)'} of the statements each server sent for one request, with the values it bound (this service's connections: plan_cache_mode force_custom_plan, no parallel workers; PostGraphile and floor: plan_cache_mode ${planCacheMode})`);
     for (const c of [...checked, ...failed]) {
       console.log(`\n--- shape ${c.shape.key}: ${c.shape.title}${unanswered.has(c.shape.key) ? ' (THIS SERVICE FAILED TO ANSWER: the statements it sent)' : ''}`);
       const plans: Partial<Record<System, Awaited<ReturnType<typeof explainStatements>>>> = {};
       for (const system of SYSTEMS) {
         const statements = c.captured[system];
         if (!statements) continue;
-        plans[system] = await explainStatements(client, statements, explainMode, system === 'ours' ? 'auto' : planCacheMode);
+        // this service's connections: src/db/database.ts
+        plans[system] = await explainStatements(client, statements, explainMode, system === 'ours' ? 'force_custom_plan' : planCacheMode, system === 'ours' ? { max_parallel_workers_per_gather: '0' } : {});
         console.log(formatExplained(NAMES[system], plans[system]!));
       }
       if (plans.peer) {
@@ -312,7 +313,7 @@ async function pgliteRun(driver: LoadDriver, orders: number) {
 
 async function main() {
   console.log(`peer benchmark, ${new Date().toISOString()}, ${machine()}`);
-  console.log(`PostGraphile and SQL floor connections: plan_cache_mode = ${planCacheMode} (--plan-cache-mode); this service: as configured (PostgreSQL default auto)`);
+  console.log(`PostGraphile and SQL floor connections: plan_cache_mode = ${planCacheMode} (--plan-cache-mode); this service: as configured (src/db/database.ts: force_custom_plan, no parallel workers)`);
   console.log(`sizes ${sizes.join(', ')} orders; shapes ${shapes.map((s) => s.key).join(',')}; ${opts.duration} s x ${opts.connections} connections after ${opts.warmup} s warm-up, ${opts.rounds} round(s)`);
   for (const s of shapes) if ('none' in s.peer) log(`shape ${s.key}: PostGraphile cannot answer it (${s.peer.none}): no PostGraphile column`);
   const driver = new LoadDriver();
@@ -338,7 +339,14 @@ async function main() {
         const b = big.medians.get(keyOf(shape.key, system));
         if (!a || !b) continue;
         rows.push([system === 'ours' ? `${shape.key} ${shape.title}` : '', NAMES[system], fixed(a.p99, 2), fixed(b.p99, 2), `${fixed(b.p99 / a.p99, 2)}x`, fixed(a.reqPerSec), fixed(b.reqPerSec)]);
-        if (system === 'ours') lines.push(`${shape.key} ${shape.title}: p99 ${fixed(b.p99 / a.p99, 2)}x at ${big.orders} orders: within 1.5x: ${verdict(b.p99 <= 1.5 * a.p99)}`);
+        // a size where no request completed in the run has no p99: that is a failure, not a 0x
+        const completed = a.reqPerSec > 0 && b.reqPerSec > 0 && a.p99 > 0 && b.p99 > 0;
+        if (system === 'ours')
+          lines.push(
+            completed
+              ? `${shape.key} ${shape.title}: p99 ${fixed(b.p99 / a.p99, 2)}x at ${big.orders} orders: within 1.5x: ${verdict(b.p99 <= 1.5 * a.p99)}`
+              : `${shape.key} ${shape.title}: no request completed at ${(a.reqPerSec > 0 ? [big] : [small]).map((r) => r.orders).join(' and ')} orders: within 1.5x: NOT met`,
+          );
       }
     }
     console.log(table(['shape', 'server', `p99 ms @${small.orders}`, `p99 ms @${big.orders}`, 'ratio', `req/s @${small.orders}`, `req/s @${big.orders}`], rows));

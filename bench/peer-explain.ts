@@ -31,9 +31,18 @@ const isBackground = (text: string) => /pg_advisory|floor_time_cursor/i.test(tex
 let counter = 0;
 
 /** Prepares and explains every read among `statements` on `client` (EXPLAIN (ANALYZE, BUFFERS) once, or plain). */
-export async function explainStatements(client: pg.Client, statements: readonly WireStatement[], mode: ExplainMode, planCacheMode = 'auto'): Promise<Explained[]> {
+export async function explainStatements(
+  client: pg.Client,
+  statements: readonly WireStatement[],
+  mode: ExplainMode,
+  planCacheMode = 'auto',
+  /** the other settings of that server's connections (this service: no parallel workers) */
+  settings: Record<string, string> = {},
+): Promise<Explained[]> {
   const out: Explained[] = [];
   await client.query(`SET plan_cache_mode = ${planCacheMode}`);
+  await client.query(`RESET max_parallel_workers_per_gather`);
+  for (const [k, v] of Object.entries(settings)) await client.query(`SET ${k} = ${v}`);
   for (const st of statements) {
     if (!isRead(st.text) || isBackground(st.text)) continue;
     const name = `bench_explain_${++counter}`;

@@ -6,6 +6,7 @@
 // they touched, and at every catch-up for the collections whose kept best bid ended or stopped
 // being VALID. A bid signed to start later than it was submitted is seen at the next write that
 // touches its collection.
+import { highestOldestSql } from './highest-oldest-sql.js';
 import { sqlInt, sqlTime } from './sql-literals.js';
 
 const seconds = (now: Date) => sqlInt(Math.floor(now.getTime() / 1000));
@@ -22,8 +23,7 @@ export function recordBestBidsSql(collections: string, now: Date): string {
   FROM touched t
   LEFT JOIN LATERAL (
     SELECT o.price, o.hash FROM orders o
-     WHERE o.collection_address = t.c AND NOT o.is_order_ask AND o.status = 'VALID' AND o.start_time <= ${t} AND o.end_time >= ${t}
-     ORDER BY o.price DESC, o.id ASC LIMIT 1
+     ${highestOldestSql('o', (x) => `${x}.collection_address = t.c AND NOT ${x}.is_order_ask AND ${x}.status = 'VALID' AND ${x}.start_time <= ${t} AND ${x}.end_time >= ${t}`)}
   ) b ON true
   LEFT JOIN collection_best_bids k ON k.collection_address = t.c
 )

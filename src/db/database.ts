@@ -62,7 +62,10 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
     // A dead peer (partition) is noticed by the OS instead of never.
     keepAlive: true,
     // Named statements (src/db/prepared-names.ts) are planned for each run's own values.
-    options: '-c plan_cache_mode=force_custom_plan',
+    // No parallel workers: a request's statement that PostgreSQL plans as parallel (the card
+    // ranking's window sums at 10M orders) starts worker processes on every run, ~10 ms of a
+    // 17 ms statement, on cores the other requests already use (bench/peer-bench.ts, shape g).
+    options: '-c plan_cache_mode=force_custom_plan -c max_parallel_workers_per_gather=0',
   });
   // An idle client erroring (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});

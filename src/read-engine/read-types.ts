@@ -7,6 +7,7 @@ import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
 import type { CollectionColumn, OrderColumn } from '../services/order-page-sql.js';
 import type { FieldRead, ReadType, ReadTypeName } from './read-type.js';
 import { planCollectionStats } from './stats-reads.js';
+import { highestOldestSql } from '../db/highest-oldest-sql.js';
 import { ACCOUNT_HOLDING_TYPE, ACCOUNT_TYPE } from './account-reads.js';
 import { COLLECTION_DEPTH, TOKEN_TYPE } from './token-reads.js';
 import { LISTING_REWARD_TYPE } from './listing-reward-reads.js';
@@ -88,8 +89,8 @@ export const COLLECTION_TYPE: ReadType<CollectionColumn> = {
       type: 'Order',
       columns: ['address'],
       from: (t, a, now) =>
-        `FROM orders ${a} WHERE ${a}.collection_address = ${t}.address AND NOT ${a}.is_order_ask AND ${a}.status = 'VALID' ` +
-        `AND ${a}.start_time <= ${now()} AND ${a}.end_time >= ${now()} ORDER BY ${a}.price DESC, ${a}.id ASC LIMIT 1`,
+        `FROM orders ${a} ` +
+        highestOldestSql(a, (x) => `${x}.collection_address = ${t}.address AND NOT ${x}.is_order_ask AND ${x}.status = 'VALID' AND ${x}.start_time <= ${now()} AND ${x}.end_time >= ${now()}`),
       nullable: true,
     },
     listedCount: leaf(['address'], (t, now) =>

@@ -10,6 +10,8 @@
 // Bids count the offers that can fill the token: standard-sale token offers on it and the
 // collection's collection offers (StrategyAnyItemFromCollectionForFixedPrice, any token id).
 
+import { highestOldestSql } from '../db/highest-oldest-sql.js';
+
 /** SQL of the request's clock and of the network's strategy lists, each a statement parameter. */
 export interface BookParams {
   now: () => string;
@@ -50,14 +52,16 @@ export const listedAtSql = (o: string) => `greatest(floor(extract(epoch FROM ${o
 
 /**
  * The id of a token's best bid: the highest of its best token offer and the collection's best
- * offer, each read from orders_token_side_price_idx backwards; ties go to the oldest order.
+ * offer, each found by two probes of orders_token_side_price_idx (src/db/highest-oldest-sql.ts);
+ * ties go to the oldest order.
  */
 export function bestBidIdSql(b: BookParams, collection: string, tokenId: string): string {
-  const branch = (token: string, strategies: string) =>
-    `(SELECT x.id, x.price FROM orders x WHERE x.collection_address = ${collection} AND ${token} AND NOT x.is_order_ask AND ${live('x', b)} ` +
-    `AND x.strategy = ANY(${strategies}) ORDER BY x.price DESC, x.id ASC LIMIT 1)`;
+  const branch = (token: (x: string) => string, strategies: string) =>
+    `(SELECT x.id, x.price FROM orders x ` +
+    highestOldestSql('x', (x) => `${x}.collection_address = ${collection} AND ${token(x)} AND NOT ${x}.is_order_ask AND ${live(x, b)} AND ${x}.strategy = ANY(${strategies})`) +
+    `)`;
   return (
-    `(SELECT y.id FROM (${branch(`x.token_id = ${tokenId}`, b.standardSale())} UNION ALL ${branch('x.token_id IS NULL', b.collectionOffer())}) y ` +
+    `(SELECT y.id FROM (${branch((x) => `${x}.token_id = ${tokenId}`, b.standardSale())} UNION ALL ${branch((x) => `${x}.token_id IS NULL`, b.collectionOffer())}) y ` +
     `ORDER BY y.price DESC, y.id ASC LIMIT 1)`
   );
 }
