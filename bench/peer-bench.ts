@@ -183,7 +183,7 @@ async function checkAll(dbUrl: string, bases: Bases, picks: Picks, servers: Reco
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
   try {
-    console.log(`\n=== EXPLAIN ${explainMode === 'analyze' ? '(ANALYZE, BUFFERS, COSTS OFF), run once,' : '(COSTS OFF)'} of the statements each server sent for one request, with the values it bound (this service's connections: plan_cache_mode force_custom_plan, no parallel workers; PostGraphile and floor: plan_cache_mode ${planCacheMode})`);
+    console.log(`\n=== EXPLAIN ${explainMode === 'analyze' ? '(ANALYZE, BUFFERS, COSTS OFF), run once,' : '(COSTS OFF)'} of the statements each server sent for one request, with the values it bound (this service's connections: plan_cache_mode force_custom_plan, no parallel workers, no JIT; PostGraphile and floor: plan_cache_mode ${planCacheMode})`);
     for (const c of [...checked, ...failed]) {
       console.log(`\n--- shape ${c.shape.key}: ${c.shape.title}${unanswered.has(c.shape.key) ? ' (THIS SERVICE FAILED TO ANSWER: the statements it sent)' : ''}`);
       const plans: Partial<Record<System, Awaited<ReturnType<typeof explainStatements>>>> = {};
@@ -191,7 +191,7 @@ async function checkAll(dbUrl: string, bases: Bases, picks: Picks, servers: Reco
         const statements = c.captured[system];
         if (!statements) continue;
         // this service's connections: src/db/database.ts
-        plans[system] = await explainStatements(client, statements, explainMode, system === 'ours' ? 'force_custom_plan' : planCacheMode, system === 'ours' ? { max_parallel_workers_per_gather: '0' } : {});
+        plans[system] = await explainStatements(client, statements, explainMode, system === 'ours' ? 'force_custom_plan' : planCacheMode, system === 'ours' ? { max_parallel_workers_per_gather: '0', jit: 'off' } : {});
         console.log(formatExplained(NAMES[system], plans[system]!));
       }
       if (plans.peer) {
@@ -313,7 +313,7 @@ async function pgliteRun(driver: LoadDriver, orders: number) {
 
 async function main() {
   console.log(`peer benchmark, ${new Date().toISOString()}, ${machine()}`);
-  console.log(`PostGraphile and SQL floor connections: plan_cache_mode = ${planCacheMode} (--plan-cache-mode); this service: as configured (src/db/database.ts: force_custom_plan, no parallel workers)`);
+  console.log(`PostGraphile and SQL floor connections: plan_cache_mode = ${planCacheMode} (--plan-cache-mode); this service: as configured (src/db/database.ts: force_custom_plan, no parallel workers, no JIT)`);
   console.log(`sizes ${sizes.join(', ')} orders; shapes ${shapes.map((s) => s.key).join(',')}; ${opts.duration} s x ${opts.connections} connections after ${opts.warmup} s warm-up, ${opts.rounds} round(s)`);
   for (const s of shapes) if ('none' in s.peer) log(`shape ${s.key}: PostGraphile cannot answer it (${s.peer.none}): no PostGraphile column`);
   const driver = new LoadDriver();

@@ -42,6 +42,7 @@ export async function explainStatements(
   const out: Explained[] = [];
   await client.query(`SET plan_cache_mode = ${planCacheMode}`);
   await client.query(`RESET max_parallel_workers_per_gather`);
+  await client.query(`RESET jit`);
   for (const [k, v] of Object.entries(settings)) await client.query(`SET ${k} = ${v}`);
   for (const st of statements) {
     if (!isRead(st.text) || isBackground(st.text)) continue;

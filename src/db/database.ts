@@ -65,7 +65,10 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
     // No parallel workers: a request's statement that PostgreSQL plans as parallel (the card
     // ranking's window sums at 10M orders) starts worker processes on every run, ~10 ms of a
     // 17 ms statement, on cores the other requests already use (bench/peer-bench.ts, shape g).
-    options: '-c plan_cache_mode=force_custom_plan -c max_parallel_workers_per_gather=0',
+    // No JIT: a read of one page whose estimate passes jit_above_cost (a token page at 10M orders:
+    // the planner reckons with 9,911 token rows, one is read) is compiled on every run, 406 ms
+    // of JIT for 2 ms of execution; statements here are many and short, never worth compiling.
+    options: '-c plan_cache_mode=force_custom_plan -c max_parallel_workers_per_gather=0 -c jit=off',
   });
   // An idle client erroring (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
