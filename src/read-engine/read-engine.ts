@@ -23,6 +23,7 @@ import type { Context } from '../context.js';
 import { createPreparedNames } from '../db/prepared-names.js';
 import type { OrderQuery } from '../domain/order-query.js';
 import { readDb } from '../services/deps.js';
+import { usedParams } from './used-params.js';
 import { UNRENDERABLE } from './json-sql.js';
 import { IslandFailed, resolveIslands } from './islands.js';
 import { isRootPlanned, QueryPlan } from './plan-query.js';
@@ -141,8 +142,8 @@ async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | 
   // the other root fields start now, so their first statements join the engine's in one batch
   const rest = rendered.size < plan.roots.length ? Promise.resolve(ordinary({ ...args, document: restDocument(plan, args.document, rendered) })).catch(() => null) : null;
   // through the request's statement batch (src/db/statement-batch.ts)
-  const statement = `SELECT ${columns.map((c, i) => `${c.sql} AS r${i}`).join(', ')}`;
-  const [row] = await ctx.sql.query<Record<string, string | null>>(statement, query.params.values, preparedName(statement)).catch(() => [null]);
+  const sent = usedParams(`SELECT ${columns.map((c, i) => `${c.sql} AS r${i}`).join(', ')}`, query.params.values);
+  const [row] = await ctx.sql.query<Record<string, string | null>>(sent.text, sent.values, preparedName(sent.text)).catch(() => [null]);
   // answered by the executor after all: the others finish first (no statement of this request outlives it)
   const fallback = async () => {
     await rest;
@@ -202,8 +203,8 @@ export async function renderOrderList(schema: GraphQLSchema, ctx: Context, q: Or
   if (!deps.config.readEngine) return null;
   const plan = new QueryPlan(schema, { schema, fragments: node.fragments, variables: {} }, deps.now(), deps.network.strategies, deps.network);
   const sql = plan.orderList(node.nodes, q);
-  const statement = `SELECT ${sql} AS r0`;
-  const [row] = await ctx.sql.query<{ r0: string | null }>(statement, plan.params.values, preparedName(statement)).catch(() => [null]);
+  const sent = usedParams(`SELECT ${sql} AS r0`, plan.params.values);
+  const [row] = await ctx.sql.query<{ r0: string | null }>(sent.text, sent.values, preparedName(sent.text)).catch(() => [null]);
   const text = row?.r0 ?? null;
   return text === null || text.includes(UNRENDERABLE) || plan.islands.length ? null : text;
 }
