@@ -37,14 +37,16 @@ const offersReceived: Planned = (p, nodes, args, t) => {
   const o = p.alias('o');
   const counted = [offersReceivedSql(o, p.book, `${t}.address`)];
   if (args.collection) counted.push(`${o}.collection_address = ${p.params.add(args.collection)}`);
-  const where = [...counted];
   const guards: string[] = [];
+  const bounds: ((x: string) => string)[] = [];
   for (const side of ['after', 'before'] as const) {
     if (q[side] === undefined) continue;
     const hash = p.params.add(q[side]);
-    where.push(offersKeysetSql(o, side, hash));
+    bounds.push((x) => offersKeysetSql(x, side, hash));
     guards.push(`EXISTS (SELECT 1 FROM orders WHERE hash = ${hash})`);
   }
+  const page = { rows: q.first + 1, reversed: q.fromEnd, bounds: (x: string) => bounds.map((b) => b(x)) };
+  const where = [offersReceivedSql(o, p.book, `${t}.address`, page), ...counted.slice(1), ...page.bounds(o)];
   return p.connection(nodes, {
     type: 'Order',
     table: 'orders',

@@ -191,6 +191,38 @@ describe(`Account (${backendName})`, () => {
     expect(data.account.holdings).toMatchObject({ totalCount: 4, pageInfo: { hasNextPage: false, hasPreviousPage: true, endCursor: `${C721}:${HUGE}` } });
   });
 
+  it('offersReceived pages through a collection with many offers, ties on price included, in both directions', async () => {
+    // each held token and collection gives a page only its first offers past the cursor (and
+    // those tied with the last on price): a deep book with ties, own, ended and cancelled offers
+    // between them must still page to exactly the hand-computed order
+    const DEEP = addr(0x5e);
+    const DC = addr(0xd5);
+    expect((await app.services.collections.upsertCollection({ address: DC, name: 'deep', type: 'ERC721' })).collection.address).toBe(DC);
+    await app.db.prisma.tokenBalance.createMany({ data: [{ collectionAddress: DC, tokenId: '4', owner: DEEP, balance: '1' }] });
+    const offer = (name: string, price: bigint, o: { token?: boolean; signer?: string; status?: 'CANCELLED'; end?: number } = {}) =>
+      order(name, DC, { ask: false, tokenId: o.token ? 4n : null, price: price * E, signer: o.signer ?? W[seq % 3]!, status: o.status, end: o.end });
+    await offer('d1', 5n);
+    await offer('d2', 7n);
+    await offer('d3', 7n);
+    await offer('d4', 9n, { signer: DEEP });
+    await offer('d5', 7n, { token: true });
+    await offer('d6', 3n);
+    await offer('d7', 8n, { status: 'CANCELLED' });
+    await offer('d8', 7n);
+    await offer('d9', 6n, { token: true });
+    await offer('d10', 8n, { end: nowSec - 10 });
+    await offer('d11', 6n);
+    await offer('d12', 4n, { token: true });
+    const want = ['d2', 'd3', 'd5', 'd8', 'd9', 'd11', 'd1', 'd12', 'd6'].map((n) => hashes[n]);
+    const all = (await both(`{ account(address: "${DEEP}") { offersReceived(first: 50) { ${OFFERS} } } }`)).data.account.offersReceived;
+    expect(all.edges.map((e: any) => e.cursor)).toEqual(want);
+    expect(all.totalCount).toBe(9);
+    for (const size of [1, 2, 3]) {
+      const seen = await expectBackwardMirrorsForward(async (args) => (await both(`{ account(address: "${DEEP}") { offersReceived(${args}) { ${OFFERS} } } }`)).data.account.offersReceived, size);
+      expect(seen).toEqual(want);
+    }
+  });
+
   it('orders: its orders as maker, the root filter with the signer pinned', async () => {
     const { data, statements } = await both(
       `{ account(address: "${ME}") { all: orders(first: 50) { totalCount edges { node { hash } } } bids: orders(filter: { isOrderAsk: false, signer: "${W[0]}" }) { totalCount edges { node { hash collection { address } } } } } }`,
