@@ -392,7 +392,8 @@ SELECT '{"data":{"token":' || CASE WHEN EXISTS (SELECT 1 FROM token_balances k W
  * id; the first `holdings`) with their count and their value at the floor and at the best bid over
  * every holding, each holding's balance, its collection's floor, the token's best bid and the
  * token; the offers it can fill (token offers on tokens it holds and collection offers on
- * collections it holds, each at most the balance, not its own; best first, the first `offers`);
+ * collections it holds, each at most the balance, not its own; best first, the first `offers`,
+ * found among the first `offers` of each token and collection held);
  * its newest live orders (the first `orders`). $1 now seconds, $2 address, $3 standard
  * strategies, $4 collection-offer strategies.
  */
@@ -419,13 +420,15 @@ export function accountPageFloor(sel: { holdings: number; offers: number; orders
      FROM (SELECT * FROM ${held} ORDER BY collection_address COLLATE "C", token_id LIMIT ${sel.holdings}) h)`;
   const offers = `(SELECT '{"edges":' || ${arr(edge(obj(sel.offer.map((f) => [f, orderFieldSql(f, '$1')] as const))), 'o.price DESC, o.id')} || '}'
      FROM (SELECT o.* FROM orders o
-            WHERE NOT o.is_order_ask AND ${started('o')} AND o.signer <> $2 AND o.id IN (
-                  SELECT x.id FROM token_balances hb JOIN orders x ON x.collection_address = hb.collection_address AND x.token_id = hb.token_id
-                   WHERE hb.owner = $2 AND hb.balance > 0 AND NOT x.is_order_ask AND x.status = 'VALID' AND x.strategy = ANY($3::text[]) AND x.amount <= hb.balance
+            WHERE o.id IN (
+                  SELECT x.id FROM token_balances hb CROSS JOIN LATERAL (
+                    SELECT x.id FROM orders x WHERE x.collection_address = hb.collection_address AND x.token_id = hb.token_id AND NOT x.is_order_ask AND ${started('x')}
+                       AND x.signer <> $2 AND x.strategy = ANY($3::text[]) AND x.amount <= hb.balance ORDER BY x.price DESC FETCH FIRST ${sel.offers} ROWS WITH TIES) x
+                   WHERE hb.owner = $2 AND hb.balance > 0
                   UNION ALL
-                  SELECT x.id FROM (SELECT collection_address, max(balance) AS most FROM ${held} GROUP BY 1) hc
-                    JOIN orders x ON x.collection_address = hc.collection_address AND x.token_id IS NULL
-                   WHERE NOT x.is_order_ask AND x.status = 'VALID' AND x.strategy = ANY($4::text[]) AND x.amount <= hc.most)
+                  SELECT x.id FROM (SELECT collection_address, max(balance) AS most FROM ${held} GROUP BY 1) hc CROSS JOIN LATERAL (
+                    SELECT x.id FROM orders x WHERE x.collection_address = hc.collection_address AND x.token_id IS NULL AND NOT x.is_order_ask AND ${started('x')}
+                       AND x.signer <> $2 AND x.strategy = ANY($4::text[]) AND x.amount <= hc.most ORDER BY x.price DESC FETCH FIRST ${sel.offers} ROWS WITH TIES) x)
             ORDER BY o.price DESC, o.id LIMIT ${sel.offers}) o)`;
   const orders = `'{"edges":' || ${orderList(`o.signer = $2 AND ${LIVE}`, 'NEWEST', sel.orders, { fields: sel.order }, '$1')} || '}'`;
   return {
