@@ -21,6 +21,7 @@ import {
 import { tokenRowsSql } from '../services/token-sql.js';
 import { jsonGlobalId, jsonNullableString, jsonString, orUnrenderable } from './json-sql.js';
 import type { FieldRead, Planner, ReadType } from './read-type.js';
+import { collectFields, subSelections } from './selection.js';
 
 type Planned = Extract<FieldRead<string>, { kind: 'planned' }>['plan'];
 const planned = (plan: Planned): FieldRead<string> => ({ kind: 'planned', columns: [], plan });
@@ -104,15 +105,23 @@ export const ACCOUNT_TYPE: ReadType = {
   },
 };
 
+/** The Token fields that read its row's best ask (TOKEN_TYPE in ./token-reads.ts). */
+const ASK_FIELDS = new Set(['bestAsk', 'listedAt']);
+
 /** A price times the holding's balance, or null without a price. */
 const times = (price: string, t: string) => jsonNullableString(`(${price} * ${t}.balance)::text`);
 
 export const ACCOUNT_HOLDING_TYPE: ReadType = {
   table: 'token_balances',
   fields: {
-    // the token's row as Query.token reads it: its best ask found once (src/services/token-sql.ts)
+    // the token's row as Query.token reads it: its best ask found once (src/services/token-sql.ts),
+    // and only when the selection shows it (a wallet page listing token ids reads no listing)
     token: planned((p, nodes, _args, t) => {
       const a = p.alias('t');
+      const shown = [...collectFields(subSelections(nodes), 'Token', p.scope).values()].map((f) => f[0]!.name.value);
+      if (!shown.some((name) => ASK_FIELDS.has(name))) {
+        return `(SELECT ${p.object('Token', nodes, a)} FROM (SELECT ${t}.collection_address, ${t}.token_id, NULL::bigint AS ask_id, NULL::numeric AS ask_price, NULL::bigint AS listed_at) ${a})`;
+      }
       const ask = p.alias('l');
       const asks = tokenRowsSql(p.book, `${t}.collection_address`, { listed: true, tokenId: `${t}.token_id` });
       return (
