@@ -1,8 +1,9 @@
 // Metrics beyond HTTP on the app's prom-client registry: order submissions by outcome and
-// problem code, the PostgreSQL pool (connections in use, idle, requests waiting) and the open
-// event log streams.
+// problem code, the PostgreSQL pool (connections in use, idle, requests waiting), the open
+// event log streams, webhooks and the read engine's fallbacks to the resolvers.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Services } from '../services/index.js';
+import { READ_FALLBACK_CAUSES } from '../services/read-fallbacks.js';
 
 export function registerServiceMetrics(registry: Registry, services: Services): () => void {
   const submissions = new Counter({
@@ -50,6 +51,15 @@ export function registerServiceMetrics(registry: Registry, services: Services): 
     },
   });
 
+  const fallbacks = new Counter({
+    name: 'read_engine_fallbacks_total',
+    help: 'Reads the engine handed to the resolvers, by cause: database-error (its statement failed: a defect or an outage), unrenderable (a value it cannot render as the resolvers would), replica-behind, island-failed',
+    labelNames: ['cause'] as const,
+    registers: [registry],
+  });
+  for (const cause of READ_FALLBACK_CAUSES) fallbacks.inc({ cause }, 0);
+  const stopFallbacks = services.readFallbacks.onFallback((cause) => fallbacks.inc({ cause }));
+
   const pool = services.deps.db.poolStats;
   if (pool) {
     const gauge = (name: string, help: string, read: (s: { total: number; idle: number; waiting: number; max: number }) => number) =>
@@ -69,5 +79,6 @@ export function registerServiceMetrics(registry: Registry, services: Services): 
   return () => {
     stop();
     stopWebhooks();
+    stopFallbacks();
   };
 }

@@ -143,7 +143,12 @@ async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | 
   const rest = rendered.size < plan.roots.length ? Promise.resolve(ordinary({ ...args, document: restDocument(plan, args.document, rendered) })).catch(() => null) : null;
   // through the request's statement batch (src/db/statement-batch.ts)
   const sent = usedParams(`SELECT ${columns.map((c, i) => `${c.sql} AS r${i}`).join(', ')}`, query.params.values);
-  const [row] = await ctx.sql.query<Record<string, string | null>>(sent.text, sent.values, preparedName(sent.text)).catch(() => [null]);
+  let failed = false;
+  const [row] = await ctx.sql.query<Record<string, string | null>>(sent.text, sent.values, preparedName(sent.text)).catch((err: unknown) => {
+    failed = true;
+    ctx.services.readFallbacks.record('database-error', err);
+    return [null];
+  });
   // answered by the executor after all: the others finish first (no statement of this request outlives it)
   const fallback = async () => {
     await rest;
@@ -153,11 +158,17 @@ async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | 
   const readsReplica = readDb(deps) !== deps.db;
   let texts = columns.map((_c, i) => row?.[`r${i}`] ?? null);
   // something below a root field could not be rendered as the resolvers would: they answer it all
-  if (texts.some((t) => t === null || t.includes(UNRENDERABLE) || (readsReplica && t === 'null'))) return fallback();
+  if (texts.some((t) => t === null || t.includes(UNRENDERABLE) || (readsReplica && t === 'null'))) {
+    if (!failed) ctx.services.readFallbacks.record(texts.some((t) => t === null || t.includes(UNRENDERABLE)) ? 'unrenderable' : 'replica-behind');
+    return fallback();
+  }
   try {
     if (query.islands.length) texts = await resolveIslands(texts as string[], query.islands, args, plan.operation);
   } catch (err) {
-    if (err instanceof IslandFailed) return fallback();
+    if (err instanceof IslandFailed) {
+      ctx.services.readFallbacks.record('island-failed', err);
+      return fallback();
+    }
     throw err;
   }
   const others = rest && (await rest);
@@ -204,8 +215,13 @@ export async function renderOrderList(schema: GraphQLSchema, ctx: Context, q: Or
   const plan = new QueryPlan(schema, { schema, fragments: node.fragments, variables: {} }, deps.now(), deps.network.strategies, deps.network);
   const sql = plan.orderList(node.nodes, q);
   const sent = usedParams(`SELECT ${sql} AS r0`, plan.params.values);
-  const [row] = await ctx.sql.query<{ r0: string | null }>(sent.text, sent.values, preparedName(sent.text)).catch(() => [null]);
+  const [row] = await ctx.sql.query<{ r0: string | null }>(sent.text, sent.values, preparedName(sent.text)).catch((err: unknown) => {
+    ctx.services.readFallbacks.record('database-error', err);
+    return [undefined];
+  });
+  if (row === undefined) return null;
   const text = row?.r0 ?? null;
+  if (text === null || text.includes(UNRENDERABLE)) ctx.services.readFallbacks.record('unrenderable');
   return text === null || text.includes(UNRENDERABLE) || plan.islands.length ? null : text;
 }
 

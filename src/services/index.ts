@@ -15,6 +15,7 @@ import { createOrderFillabilityService } from './order-fillability.js';
 import { createOrderService } from './orders.js';
 import { createOrderSubmissionService } from './order-submission.js';
 import { createOverviewService } from './overview.js';
+import { createReadFallbacks } from './read-fallbacks.js';
 import { createSaleHistoryService } from './sale-history.js';
 import { createSalesService } from './sales.js';
 import { createStatsService } from './stats.js';
@@ -45,6 +46,7 @@ export function createServices(deps: ServiceDeps) {
     activity: createActivityService(deps),
     eventStream: createMarketEventStreamService(deps),
     webhooks: createWebhookService(deps),
+    readFallbacks: createReadFallbacks(),
   };
 }
 

@@ -111,4 +111,33 @@ describe(`logs and metrics (${backendName})`, () => {
       expect(text).not.toContain('db_pool_'); // the embedded database is one session, no pool
     }
   });
+
+  it("counts the read engine's fallbacks by cause; a failing statement is logged once a minute, the resolvers answer", async () => {
+    const counter = async (cause: string) => {
+      const text = await (await fetchApp('/metrics')).text();
+      return Number(new RegExp(`^read_engine_fallbacks_total\\{cause="${cause}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
+    };
+    const before = await counter('database-error');
+    expect(before).toBeGreaterThanOrEqual(0);
+    const sql = running.services.deps.db.sql;
+    const query = sql.query.bind(sql);
+    // the engine's statements build JSON text in SQL ('{"...'); the resolvers' do not
+    sql.query = ((text: string, ...rest: unknown[]) =>
+      text.includes(`'{"`) ? Promise.reject(new Error('relation "simulated" does not exist')) : (query as (...a: unknown[]) => unknown)(text, ...rest)) as typeof sql.query;
+    const warnsBefore = lines.filter((l) => l.level === LEVEL.warn && String(l.msg).startsWith('read engine')).length;
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await gql({ query: '{ collections(first: 1) { edges { node { address } } } }' });
+        const body = (await res.json()) as { data?: unknown; errors?: unknown };
+        expect(body.errors).toBeUndefined();
+        expect(body.data).toEqual({ collections: { edges: expect.any(Array) } });
+      }
+    } finally {
+      sql.query = query as typeof sql.query;
+    }
+    expect(await counter('database-error')).toBe(before + 3);
+    const warns = lines.filter((l) => l.level === LEVEL.warn && String(l.msg).startsWith('read engine'));
+    expect(warns.length - warnsBefore).toBe(before === 0 ? 1 : 0);
+    if (before === 0) expect(warns.at(-1)!.err).toContain('simulated');
+  });
 });

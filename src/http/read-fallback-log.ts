@@ -1,0 +1,23 @@
+// The read engine's statement failing is a defect or an outage, and the resolvers answering in
+// its place hide it from the client (the answer is right, only slower): so it is logged, with the
+// database's message, at most once a minute (an outage fails every request).
+import type { Logger } from '../logger.js';
+import type { Services } from '../services/index.js';
+
+export const READ_FALLBACK_LOG_INTERVAL_MS = 60_000;
+
+export function logReadFallbacks(services: Services, logger: Logger, now: () => number = Date.now): () => void {
+  let last = -Infinity;
+  let skipped = 0;
+  return services.readFallbacks.onFallback((cause, error) => {
+    if (cause !== 'database-error') return;
+    if (now() - last < READ_FALLBACK_LOG_INTERVAL_MS) {
+      skipped++;
+      return;
+    }
+    last = now();
+    const message = error instanceof Error ? error.message : String(error);
+    logger.warn({ err: message, alsoSince: skipped }, 'read engine: its statement failed, the resolvers answered (metric read_engine_fallbacks_total)');
+    skipped = 0;
+  });
+}
