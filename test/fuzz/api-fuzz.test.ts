@@ -105,6 +105,14 @@ const GET_ROUTES: Record<string, string[]> = {
   '/api/v1/collections/listing-rewards': [],
 };
 
+function rawText(v: unknown): string {
+  try {
+    return String(v);
+  } catch {
+    return JSON.stringify(v) ?? '';
+  }
+}
+
 describe(`API fuzz (${backendName}, ${RUNS} runs per property${LONG ? ', long mode' : ''})`, () => {
   it('GET routes: any parameters, bracket-style or JSON-encoded', async () => {
     const route = fc.constantFrom(...Object.keys(GET_ROUTES));
@@ -126,7 +134,8 @@ describe(`API fuzz (${backendName}, ${RUNS} runs per property${LONG ? ', long mo
             search = asJson(); // qs itself recurses too deep on the deepest values
           }
         } else if (style === 'json') search = Object.entries(q).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(JSON.stringify(v) ?? '')}`).join('&');
-        else search = Object.entries(q).map(([k, v]) => `${k}=${String(v)}`).join('&');
+        // String() throws on an object whose generated `toString` key is not a function: such a value is sent as JSON
+        else search = Object.entries(q).map(([k, v]) => `${k}=${rawText(v)}`).join('&');
         await restCall(`${path}?${search.slice(0, 20_000)}`);
       }),
       params,
