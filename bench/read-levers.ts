@@ -10,14 +10,16 @@
 //       [--orders 100000] [--collections 1000] [--duration 8] [--warmup 2] [--rounds 3]
 //       [--connections 8] [--reuse-url postgresql://.../db already loaded by --keep] [--keep]
 //       [--cpu-prof DIR]
-// --shape drives any shape of the peer bench's mix (bench/peer-shapes.ts: a..l) with the first
-// collection's values instead of --query.
+// --shape drives any shape of the peer bench's mix (bench/peer-shapes.ts: a..n) instead of --query:
+// on a database the peer bench loaded (--reuse-url) with its picks (token, maker, order, wallet),
+// otherwise with the first collection alone (the shapes that ask about nothing else).
 // A variant is 'name|node flags (space-separated)|ENV=value,ENV=value[|checkout root]': the
 // optional root serves another checkout's build (e.g. a copy of the tree before a change), or is
 // `tsx` to serve this checkout's sources through tsx (bench/peer-servers.ts app; flags ignored).
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import {
   bootBenchApp,
@@ -41,6 +43,7 @@ import {
 } from './helpers.js';
 import { NESTED_QUERY, PAGE_QUERY, restOrdersPath } from './peer-queries.js';
 import { shapeByKey } from './peer-shapes.js';
+import { pickTargets, type Picks } from './scale-loader.js';
 
 const { values } = parseArgs({
   options: {
@@ -91,11 +94,27 @@ async function database(): Promise<{ db: BenchDatabase; collection: string }> {
   return { db, collection: collections[0]!.address };
 }
 
-function jobFor(base: string, collection: string): Omit<LoadJob, 'duration' | 'connections'> {
+/**
+ * What a shape asks about: on a database the peer bench loaded (--reuse-url), its own picks (the
+ * token, maker, order and wallet the mix asks about); otherwise the first collection alone, which
+ * answers the shapes that need nothing else.
+ */
+async function picksFor(db: { url?: string }, collection: string): Promise<Picks> {
+  if (!values.shape || !db.url) return { collection } as Picks;
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    return await pickTargets({ query: async (text, params) => (await client.query(text, params as unknown[])).rows });
+  } finally {
+    await client.end();
+  }
+}
+
+function jobFor(base: string, picks: Picks): Omit<LoadJob, 'duration' | 'connections'> {
+  const collection = picks.collection;
   if (values.shape) {
     const shape = shapeByKey(values.shape);
     if (!shape) throw new Error(`no shape ${values.shape} in bench/peer-shapes.ts`);
-    const picks = { collection } as Parameters<typeof shape.vars>[0];
     if ('path' in shape.ours) return { url: base + shape.ours.path(picks), method: 'GET', expectPrefix: '{"success":true' };
     return { url: `${base}/graphql`, method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ query: shape.ours.query, variables: shape.vars(picks) }), expectPrefix: '{"data"', refuse: '"errors"' };
   }
@@ -115,7 +134,9 @@ interface Round {
 
 async function main() {
   console.log(`read levers: ${values.shape ? `shape ${values.shape}` : `${values.query} query`} on ${values.db}, ${values.duration} s x ${values.connections} connections, ${values.rounds} rounds; ${machine()}; ${new Date().toISOString()}; load average ${load()}`);
-  const { db, collection } = await database();
+  const { db, collection: first } = await database();
+  const picks = await picksFor(db, first);
+  const collection = picks.collection;
   const driver = new LoadDriver();
   const connections = Number(values.connections);
   const results: { v: Variant; rounds: Round[]; idle: number }[] = [];
@@ -143,7 +164,7 @@ async function main() {
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const [i, r] of results.entries()) {
       const server = servers[i]!;
-      const job = jobFor(bases[i]!, collection);
+      const job = jobFor(bases[i]!, picks);
       if (Number(values.warmup) > 0) await driver.run({ ...job, connections, duration: Number(values.warmup) });
       const before = await server.stats();
       const cpu0 = server.cpuSeconds();
