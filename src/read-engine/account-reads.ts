@@ -21,7 +21,6 @@ import {
 import { tokenRowsSql } from '../services/token-sql.js';
 import { jsonGlobalId, jsonNullableString, jsonString, orUnrenderable } from './json-sql.js';
 import type { FieldRead, Planner, ReadType } from './read-type.js';
-import { collectFields, subSelections } from './selection.js';
 
 type Planned = Extract<FieldRead<string>, { kind: 'planned' }>['plan'];
 const planned = (plan: Planned): FieldRead<string> => ({ kind: 'planned', columns: [], plan });
@@ -36,8 +35,7 @@ function accountPage(p: Planner, args: Record<string, unknown>, isCursor: (c: st
 const offersReceived: Planned = (p, nodes, args, t) => {
   const q = accountPage(p, args, isOrderHashCursor);
   const o = p.alias('o');
-  const counted = [offersReceivedSql(o, p.book, `${t}.address`)];
-  if (args.collection) counted.push(`${o}.collection_address = ${p.params.add(args.collection)}`);
+  const only = args.collection ? [`${o}.collection_address = ${p.params.add(args.collection)}`] : [];
   const guards: string[] = [];
   const bounds: ((x: string) => string)[] = [];
   for (const side of ['after', 'before'] as const) {
@@ -47,13 +45,13 @@ const offersReceived: Planned = (p, nodes, args, t) => {
     guards.push(`EXISTS (SELECT 1 FROM orders WHERE hash = ${hash})`);
   }
   const page = { rows: q.first + 1, reversed: q.fromEnd, bounds: (x: string) => bounds.map((b) => b(x)) };
-  const where = [offersReceivedSql(o, p.book, `${t}.address`, page), ...counted.slice(1), ...page.bounds(o)];
   return p.connection(nodes, {
     type: 'Order',
     table: 'orders',
     o,
-    where,
-    counted,
+    // the page reads each holding's first offers past its cursors; the count, every offer
+    where: [offersReceivedSql(o, p.book, `${t}.address`, page), ...only, ...page.bounds(o)],
+    counted: [offersReceivedSql(o, p.book, `${t}.address`), ...only],
     order: offersReceivedOrderSql(o, q.fromEnd),
     listOrder: offersReceivedOrderSql(o),
     first: q.first,
@@ -105,9 +103,6 @@ export const ACCOUNT_TYPE: ReadType = {
   },
 };
 
-/** The Token fields that read its row's best ask (TOKEN_TYPE in ./token-reads.ts). */
-const ASK_FIELDS = new Set(['bestAsk', 'listedAt']);
-
 /** A price times the holding's balance, or null without a price. */
 const times = (price: string, t: string) => jsonNullableString(`(${price} * ${t}.balance)::text`);
 
@@ -118,8 +113,7 @@ export const ACCOUNT_HOLDING_TYPE: ReadType = {
     // and only when the selection shows it (a wallet page listing token ids reads no listing)
     token: planned((p, nodes, _args, t) => {
       const a = p.alias('t');
-      const shown = [...collectFields(subSelections(nodes), 'Token', p.scope).values()].map((f) => f[0]!.name.value);
-      if (!shown.some((name) => ASK_FIELDS.has(name))) {
+      if (!p.columnsRead('Token', nodes).has('ask_id')) {
         return `(SELECT ${p.object('Token', nodes, a)} FROM (SELECT ${t}.collection_address, ${t}.token_id, NULL::bigint AS ask_id, NULL::numeric AS ask_price, NULL::bigint AS listed_at) ${a})`;
       }
       const ask = p.alias('l');

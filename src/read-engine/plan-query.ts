@@ -118,6 +118,15 @@ export class QueryPlan implements Planner {
     }
   }
 
+  columnsRead(type: ReadTypeName, nodes: readonly FieldNode[]): ReadonlySet<string> {
+    const fields = READ_TYPES[type].fields;
+    const out = new Set<string>();
+    for (const fieldNodes of collectFields(subSelections(nodes), type, this.scope).values()) {
+      for (const c of fields[fieldNodes[0]!.name.value]?.columns ?? []) out.add(c);
+    }
+    return out;
+  }
+
   /** An object of a read type over the row alias `t`, as JSON text. */
   object(type: ReadTypeName, nodes: readonly FieldNode[], t: string): string {
     const read = READ_TYPES[type];
@@ -363,7 +372,7 @@ export class QueryPlan implements Planner {
         hasNextPage: q.fromEnd ? jsonFlag(q.before !== undefined) : more,
         hasPreviousPage: q.fromEnd ? more : jsonFlag(q.after !== undefined),
         listed: `${c}_.i${q.fromEnd ? ' DESC' : ''}`,
-        wrap: (sql) => `(SELECT CASE WHEN ${rk}.found THEN ${sql} END FROM (${rankSql}) ${rk})`,
+        wrap: (sql) => `(SELECT CASE WHEN ${rk}.found_after AND ${rk}.found_before THEN ${sql} END FROM (${rankSql}) ${rk})`,
       };
     } else {
       const ranked = await discovery.rankCollectionPage(q).catch((e) => notRenderable(`ranking: ${e.message}`));

@@ -158,8 +158,9 @@ async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | 
   const readsReplica = readDb(deps) !== deps.db;
   let texts = columns.map((_c, i) => row?.[`r${i}`] ?? null);
   // something below a root field could not be rendered as the resolvers would: they answer it all
-  if (texts.some((t) => t === null || t.includes(UNRENDERABLE) || (readsReplica && t === 'null'))) {
-    if (!failed) ctx.services.readFallbacks.record(texts.some((t) => t === null || t.includes(UNRENDERABLE)) ? 'unrenderable' : 'replica-behind');
+  const unrenderable = texts.some((t) => t === null || t.includes(UNRENDERABLE));
+  if (unrenderable || (readsReplica && texts.includes('null'))) {
+    if (!failed) ctx.services.readFallbacks.record(unrenderable ? 'unrenderable' : 'replica-behind');
     return fallback();
   }
   try {

@@ -83,6 +83,8 @@ export interface Planner {
   alias(prefix: string): string;
   /** one row of `type` under the alias `t` as a JSON object of the selected fields */
   object(type: ReadTypeName, nodes: readonly FieldNode[], t: string): string;
+  /** the row columns the fields selected under `nodes` (an object of `type`) declare they read */
+  columnsRead(type: ReadTypeName, nodes: readonly FieldNode[]): ReadonlySet<string>;
   /** a connection over `page`, its totalCount, edges and pageInfo as selected */
   connection(nodes: readonly FieldNode[], page: Page): string;
   /** an activity page, `pin` adding the parent's predicate over the events alias */

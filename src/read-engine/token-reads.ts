@@ -96,7 +96,8 @@ export const TOKEN_TYPE: ReadType = {
     collection: { kind: 'object', type: 'Collection', columns: [], from: (t, a) => `FROM collections ${a} WHERE ${a}.address = ${t}.collection_address`, nullable: false },
     tokenId: leaf((t) => jsonString(`${t}.token_id::text`)),
     owners: planned(owners),
-    bestAsk: planned((p, nodes, _args, t) => orderById(p, nodes, () => `${t}.ask_id`)),
+    // the row's best ask (tokenRowsSql): declared, so that a holding's token joins it only when shown
+    bestAsk: { kind: 'planned', columns: ['ask_id'], plan: (p, nodes, _args, t) => orderById(p, nodes, () => `${t}.ask_id`) },
     bestBid: planned((p, nodes, _args, t) => orderById(p, nodes, () => bestBidIdSql(p.book, `${t}.collection_address`, `${t}.token_id`))),
     lastSale: {
       kind: 'object',
@@ -105,7 +106,7 @@ export const TOKEN_TYPE: ReadType = {
       from: (t, a) => `FROM sales ${a} WHERE ${a}.collection_address = ${t}.collection_address AND ${a}.token_id = ${t}.token_id ORDER BY ${a}.timestamp DESC, ${a}.id DESC LIMIT 1`,
       nullable: true,
     },
-    listedAt: leaf((t) => `CASE WHEN ${t}.ask_id IS NULL THEN 'null' ELSE ${jsonUnixTime(`${t}.listed_at`)} END`),
+    listedAt: { kind: 'leaf', columns: ['ask_id', 'listed_at'], json: (t) => `CASE WHEN ${t}.ask_id IS NULL THEN 'null' ELSE ${jsonUnixTime(`${t}.listed_at`)} END` },
     name: leaf(() => `'null'`),
     image: leaf(() => `'null'`),
     attributes: leaf(() => `'null'`),

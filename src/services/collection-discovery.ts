@@ -50,8 +50,8 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
   const { rankingKeys } = createRankingKeys(deps);
 
   /**
-   * A ranking by a volume or the floor as one SELECT of `total`, `found` (every cursor names a
-   * collection of the list) and `addresses` (the page and one more, for the flag of more rows, in
+   * A ranking by a volume or the floor as one SELECT of `total`, `found_after` and
+   * `found_before` (each cursor given names a collection of the list) and `addresses` (the page and one more, for the flag of more rows, in
    * scan order: reversed when paging from the end; ranking-keys.ts rankedPageSql), its values
    * added through `add` (`count: false`: total is null, for a page that does not show it); null
    * where JavaScript ranks. The read engine puts it inside the page's

@@ -58,8 +58,7 @@ export interface RankedPageCursors {
  * rankCollections' (src/domain/collection-ranking.ts): volume biggest first (none is 0), floor
  * lowest first and none last, ties on the address by code unit (COLLATE "C", as JavaScript's <).
  * A cursor is the first row, in that order, whose address equals it case-insensitively, as
- * rankInJs's findIndex; `found` says every cursor given names a row (`found_after`,
- * `found_before` each one). `clock`: for a volume, the placeholders of windowParams' six values;
+ * rankInJs's findIndex; `found_after` and `found_before` say whether each cursor given names a row. `clock`: for a volume, the placeholders of windowParams' six values;
  * for the floor, of the clock in seconds: each collection's cheapest live standard listing by one
  * probe of the (collection, side, status, price) index, so it costs per collection, not per live
  * listing.
@@ -100,10 +99,10 @@ export function rankedPageSql(
        COALESCE(array_agg(s.k ORDER BY ${pageOrder}), '{}') AS keys`;
   // no count and no cursor: the keys are read once, so PostgreSQL may fold them into the page's
   // scan rather than keep them (total is null then)
-  if (!count && !ctes) return `SELECT NULL::int AS total, true AS found, true AS found_after, true AS found_before, ${page} FROM (SELECT m.address, m.k FROM (${keys}) m ORDER BY ${scan} LIMIT ${first}) s`;
+  if (!count && !ctes) return `SELECT NULL::int AS total, true AS found_after, true AS found_before, ${page} FROM (SELECT m.address, m.k FROM (${keys}) m ORDER BY ${scan} LIMIT ${first}) s`;
   return `WITH m AS MATERIALIZED (${keys})${ctes}
 SELECT (SELECT count(*) FROM m)::int AS total,
-       ${foundAfter} AND ${foundBefore} AS found, ${foundAfter} AS found_after, ${foundBefore} AS found_before,
+       ${foundAfter} AS found_after, ${foundBefore} AS found_before,
        ${page}
   FROM (SELECT m.address, m.k FROM ${from}${bounds.length ? ` WHERE ${bounds.join(' AND ')}` : ''} ORDER BY ${scan} LIMIT ${first}) s`;
 }
