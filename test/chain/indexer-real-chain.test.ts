@@ -6,7 +6,7 @@
 // - a collection registered after its mints, transfers and a sale gets them backfilled while the
 //   live indexer keeps running, with nothing counted twice;
 // - a reorg deeper than the confirmation depth (snapshot/revert) is rolled back and re-applied.
-import { JsonRpcProvider, MaxUint256, type ContractTransactionResponse, type Wallet } from 'ethers';
+import { JsonRpcProvider, MaxUint256, type Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestCollectionBackfill, readBackfillJob } from '../../src/chain/indexer/collection-backfill.js';
 import { TOPICS } from '../../src/chain/indexer/events.js';
@@ -25,6 +25,7 @@ import {
   type OrderSpec,
   type StoredOrder,
   type World,
+  send,
 } from '../helpers/indexer-world.js';
 import { effectiveStatus } from '../../src/domain/order-status.js';
 import { backendName, openTestDatabase, type TestDatabase } from '../helpers/test-database.js';
@@ -71,7 +72,6 @@ const seller = () => wallet(2);
 const buyer = () => wallet(4);
 const holder = () => wallet(6);
 const bidder = () => wallet(7);
-const send = async (p: Promise<ContractTransactionResponse>) => (await (await p).wait())!;
 const order = async (signer: Wallet, spec: OrderSpec) => {
   const o = await storeOrder(db, w, signer, spec, nowSec);
   orders.push(o);

@@ -25,6 +25,7 @@ import {
   type OrderSpec,
   type StoredOrder,
   type World,
+  send,
 } from '../helpers/indexer-world.js';
 import { backendName, createPostgresDatabase, openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/test-database.js';
 import { titled } from '../helpers/skip-reasons.js';
@@ -38,7 +39,6 @@ const events: IndexerEvent[] = [];
 const ETH = 10n ** 18n;
 
 const wallet = (i: number): Wallet => w.evm.wallets[i]!;
-const send = async (p: Promise<ContractTransactionResponse>) => (await (await p).wait())!;
 const sync = async () => {
   const r = await ix.runUntilCaughtUp();
   expect(r).not.toBeNull();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from '../../src/chain/indexer/indexer.js';
 import type { Database } from '../../src/db/database.js';
 import type { ExchangeFill } from '../helpers/evm/deploy.js';
-import { COLLECTION_OFFER, registerCollections, STANDARD, startWorld, storedStatus, storeOrder, type OrderSpec, type StoredOrder, type World, worldEnv } from '../helpers/indexer-world.js';
+import { COLLECTION_OFFER, registerCollections, STANDARD, startWorld, storedStatus, storeOrder, type OrderSpec, type StoredOrder, type World, worldEnv, send } from '../helpers/indexer-world.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 
@@ -22,7 +22,6 @@ const wallet = (i: number): Wallet => w.evm.wallets[i]!;
 const seller = () => wallet(2);
 const buyer = () => wallet(3);
 const stranger = () => wallet(4);
-const send = async (p: Promise<ContractTransactionResponse>) => (await (await p).wait())!;
 const order = (signer: Wallet, spec: OrderSpec) => storeOrder(db, w, signer, spec, t0);
 const indexer = () => createIndexer({ db, provider: w.indexerProvider(), network: w.network, startBlock: 0, confirmations: 0, batchSize: 50, now: () => new Date(t0 * 1000) });
 /** moves chain time forward by `seconds` and mines a block there */

@@ -8,7 +8,7 @@ import type { ContractTransactionResponse, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from '../../src/chain/indexer/indexer.js';
 import type { Database } from '../../src/db/database.js';
-import { registerCollections, startWorld, storedStatus, storeOrder, type OrderSpec, type StoredOrder, type World, worldEnv } from '../helpers/indexer-world.js';
+import { registerCollections, startWorld, storedStatus, storeOrder, type OrderSpec, type StoredOrder, type World, worldEnv, send } from '../helpers/indexer-world.js';
 import { answerVia } from '../helpers/engine-answer.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
@@ -22,7 +22,6 @@ let t0: number;
 const wallet = (i: number): Wallet => w.evm.wallets[i]!;
 const bidder = () => wallet(3);
 const friend = () => wallet(4);
-const send = async (p: Promise<ContractTransactionResponse>) => (await (await p).wait())!;
 const order = (signer: Wallet, spec: OrderSpec) => storeOrder(db, w, signer, spec, t0);
 const cursorBlock = async () => (await db.sql.query<{ n: string }>(`SELECT block_number::text AS n FROM indexer_cursor`))[0]!.n;
 /** indexes up to the head, and moves the app's market clock to the indexed block's time */

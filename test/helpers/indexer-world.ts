@@ -1,7 +1,7 @@
 // A local EVM with the test contracts, the network they make, signed orders stored directly in a
 // test database, and an oracle that computes an order's status by asking the chain directly
 // (no indexer involved), for the indexer tests and benchmark.
-import { getAddress, type JsonRpcProvider, type Wallet } from 'ethers';
+import { getAddress, type ContractTransactionResponse, type JsonRpcProvider, type Wallet } from 'ethers';
 import { createIndexerProvider } from '../../src/chain/indexer/indexer-provider.js';
 import type { Database } from '../../src/db/database.js';
 import { signedOrderRow } from '../../src/db/signed-order-row.js';
@@ -12,6 +12,9 @@ import { deriveStatus } from '../../src/domain/order-status-rules.js';
 import type { OrderStatusName } from '../../src/domain/order-status.js';
 import { deployTestContracts, type TestContracts } from './evm/deploy.js';
 import { startLocalEvm, type LocalEvm } from './evm/local-evm.js';
+
+/** Sends a transaction and waits for its receipt (mined at once on the local EVM). */
+export const send = async (p: Promise<ContractTransactionResponse>) => (await (await p).wait())!;
 
 export const STANDARD = getAddress('0x' + '5a'.repeat(20));
 export const COLLECTION_OFFER = getAddress('0x' + '6b'.repeat(20));
