@@ -16,6 +16,7 @@ import { waitForDatabase } from './db/wait-for-database.js';
 import type { Logger } from './logger.js';
 import { silentSteps, type StartupSteps } from './startup-steps.js';
 import { createIndexerRuntime, type IndexerRuntime } from './chain/indexer/indexer-state.js';
+import { startKeptRankingKeys } from './services/kept-ranking-keys.js';
 import { startEventLogRetention } from './services/event-log-retention.js';
 import { startWebhookWorker } from './services/webhook-runtime.js';
 import { createServices, type Services } from './services/index.js';
@@ -55,6 +56,8 @@ export interface BootOptions {
    * when no indexer runs in this process (the indexer does it on every tick); off when unset.
    */
   timeFloorsEveryMs?: number;
+  /** Milliseconds between refreshes of the kept ranking keys (src/services/kept-ranking-keys.ts); off when unset. */
+  rankingKeysEveryMs?: number;
 }
 
 export async function boot(config: Config, logger: Logger, opts: BootOptions = {}): Promise<Running> {
@@ -172,6 +175,8 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       opts.timeFloorsEveryMs && !indexerOn
         ? setInterval(() => services.stats.catchUpTimeFloors().catch((err) => logger.warn({ err }, 'floor history catch-up failed')), opts.timeFloorsEveryMs).unref()
         : undefined;
+    // every instance may run it: a run that finds the lock taken does nothing
+    const rankingKeys = opts.rankingKeysEveryMs ? startKeptRankingKeys(services.keptRankingKeys, opts.rankingKeysEveryMs, logger) : undefined;
     const retention = startEventLogRetention(services.deps, logger);
     const webhookWorker = startWebhookWorker(services, logger);
     const verifier = signatures;
@@ -190,6 +195,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       },
       close: async () => {
         clearInterval(timeFloors);
+        await rankingKeys?.stop();
         services.indexedBlock.stop();
         retention?.stop();
         await webhookWorker?.stop();

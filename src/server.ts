@@ -40,7 +40,7 @@ try {
   // The database opens (on its own thread, or over the network) while the modules load.
   const opening = openDatabaseEarly(config, logger, steps, early);
   const [{ boot }, { createGraphqlWebSocketServer }] = await steps.run('load modules', () => Promise.all([import('./app.js'), import('./http/graphql-ws.js')]));
-  const running = await boot(config, logger, { collectDefaultMetrics: true, steps, timeFloorsEveryMs: 5000, opening });
+  const running = await boot(config, logger, { collectDefaultMetrics: true, steps, timeFloorsEveryMs: 5000, rankingKeysEveryMs: 2000, opening });
   let draining = false;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     // While draining, answer what arrives on open keep-alive connections and close them after.

@@ -10,7 +10,7 @@ import { ServiceError } from '../domain/errors.js';
 import { pageOfScan, type PageQuery, type PageRules } from '../domain/page-args.js';
 import type { Collection, Prisma } from '../generated/prisma/client.js';
 import { readDb, type ServiceDeps } from './deps.js';
-import { createRankingKeys, DAY_MS, rankedPageSql, windowParams } from './ranking-keys.js';
+import { createRankingKeys, DAY_MS, rankedPageSql } from './ranking-keys.js';
 
 export interface CollectionFilter {
   type?: 'ERC721' | 'ERC1155' | null;
@@ -62,7 +62,8 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
     // a name filter is Prisma's case-insensitive contains; NAME and CHANGE_24H rank in JavaScript
     if ((order !== 'VOLUME_24H' && order !== 'VOLUME_7D' && order !== 'FLOOR') || q.filter.nameContains) return null;
     const nowMs = now.getTime();
-    const clock = (order === 'FLOOR' ? [Math.floor(nowMs / 1000)] : windowParams(nowMs - (order === 'VOLUME_24H' ? 1 : 7) * DAY_MS, nowMs)).map(add);
+    const loMs = nowMs - (order === 'VOLUME_24H' ? 1 : 7) * DAY_MS;
+    const clock = (order === 'FLOOR' ? [Math.floor(nowMs / 1000)] : [new Date(loMs).toISOString(), now.toISOString()]).map(add);
     const where = ['true'];
     if (q.filter.type) where.push(`c.type = ${add(q.filter.type)}::"CollectionType"`);
     if (q.filter.isVerified != null) where.push(`c.is_verified = ${add(q.filter.isVerified)}`);

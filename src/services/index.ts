@@ -17,6 +17,7 @@ import { createOrderSubmissionService } from './order-submission.js';
 import { createOverviewService } from './overview.js';
 import { createReadFallbacks } from './read-fallbacks.js';
 import { createSaleHistoryService } from './sale-history.js';
+import { createKeptRankingKeys } from './kept-ranking-keys.js';
 import { createSalesService } from './sales.js';
 import { createStatsService } from './stats.js';
 import { observeSubmissions } from './submission-outcomes.js';
@@ -40,6 +41,7 @@ export function createServices(deps: ServiceDeps) {
     indexedBlock: createIndexedBlockService(deps),
     overview: createOverviewService(deps),
     collectionDiscovery: createCollectionDiscoveryService(deps),
+    keptRankingKeys: createKeptRankingKeys(deps),
     collectionMarket: createCollectionMarketService(deps),
     saleHistory: createSaleHistoryService(deps),
     fulfillment: createFulfillmentService(deps),

@@ -36,6 +36,26 @@ SELECT address, SUM(v)::text AS volume FROM (
    WHERE s.timestamp >= ${w[2]}::timestamptz AND s.timestamp <= ${w[0]}::timestamptz
 ) parts GROUP BY address`;
 
+/**
+ * What moves a kept window volume (collection_volume_marks, windows ending at the anchor) to the
+ * window (lo, hi] of the same length, per collection with sales in between: the sales between the
+ * anchor and hi are in, those between the anchor's start and lo are out (signs flip when the
+ * clock is before the anchor). Two ranges of the sales' time index, as wide as the clock is far
+ * from the anchor (seconds, while the refresh runs).
+ */
+function keptVolumeDeltaSql(lo: string, hi: string): string {
+  const w = `(${hi}::timestamptz - ${lo}::timestamptz)`;
+  return `SELECT d.address, SUM(d.v) AS delta FROM (
+  SELECT s.collection_address AS address, CASE WHEN s.timestamp > a.at THEN s.price ELSE -s.price END AS v
+    FROM volume_mark_anchor a JOIN sales s ON s.timestamp > LEAST(a.at, ${hi}::timestamptz) AND s.timestamp <= GREATEST(a.at, ${hi}::timestamptz)
+   WHERE a.id = 1
+  UNION ALL
+  SELECT s.collection_address, CASE WHEN s.timestamp > a.at - ${w} THEN -s.price ELSE s.price END
+    FROM volume_mark_anchor a JOIN sales s ON s.timestamp > LEAST(a.at - ${w}, ${lo}::timestamptz) AND s.timestamp <= GREATEST(a.at - ${w}, ${lo}::timestamptz)
+   WHERE a.id = 1
+) d GROUP BY 1`;
+}
+
 /** statsFor's floorPrice for every collection that has one: the cheapest live VALID standard listing. */
 const FLOORS_NOW_SQL = `
 SELECT o.collection_address AS address, MIN(o.price)::text AS floor FROM orders o
@@ -58,7 +78,7 @@ export interface RankedPageCursors {
  * rankCollections' (src/domain/collection-ranking.ts): volume biggest first (none is 0), floor
  * lowest first and none last, ties on the address by code unit (COLLATE "C", as JavaScript's <).
  * A cursor is the first row, in that order, whose address equals it case-insensitively, as
- * rankInJs's findIndex; `found_after` and `found_before` say whether each cursor given names a row. `clock`: for a volume, the placeholders of windowParams' six values;
+ * rankInJs's findIndex; `found_after` and `found_before` say whether each cursor given names a row. `clock`: for a volume, the placeholders of the window's two ends (lo, hi], ISO instants;
  * for the floor, of the clock in seconds: each collection's cheapest live standard listing by one
  * probe of the (collection, side, status, price) index, so it costs per collection, not per live
  * listing.
@@ -72,11 +92,16 @@ export function rankedPageSql(
   standardStrategies: readonly string[],
   count = true,
 ): string {
+  // the kept keys (migration 20261206090000_kept_ranking_keys): a kept floor inside its interval,
+  // else the probe; a kept volume corrected by the sales between its anchor and this clock
   const keys =
     order === 'FLOOR'
-      ? `SELECT c.address, ${floorAtSql('c.address', `${clock[0]}::bigint`, standardStrategies)} AS k FROM collections c WHERE ${where}`
-      : `SELECT c.address, COALESCE(v.volume, 0) AS k FROM collections c
-           LEFT JOIN (${windowVolumeSql(clock).replace('SUM(v)::text AS volume', 'SUM(v) AS volume')}) v ON v.address = c.address
+      ? `SELECT c.address, CASE WHEN fk.valid_from <= ${clock[0]}::bigint AND ${clock[0]}::bigint < fk.valid_to THEN fk.floor_price
+                                ELSE ${floorAtSql('c.address', `${clock[0]}::bigint`, standardStrategies)} END AS k
+           FROM collections c LEFT JOIN collection_floor_keys fk ON fk.collection_address = c.address WHERE ${where}`
+      : `SELECT c.address, COALESCE(vm.${order === 'VOLUME_24H' ? 'volume_24h' : 'volume_7d'}, 0) + COALESCE(v.delta, 0) AS k FROM collections c
+           LEFT JOIN collection_volume_marks vm ON vm.collection_address = c.address
+           LEFT JOIN (${keptVolumeDeltaSql(clock[0]!, clock[1]!)}) v ON v.address = c.address
           WHERE ${where}`;
   const ordering = order === 'FLOOR' ? 'm.k ASC NULLS LAST, m.address COLLATE "C"' : 'm.k DESC, m.address COLLATE "C"';
   const scan = !cursors.fromEnd ? ordering : order === 'FLOOR' ? 'm.k DESC NULLS FIRST, m.address COLLATE "C" DESC' : 'm.k ASC, m.address COLLATE "C" DESC';

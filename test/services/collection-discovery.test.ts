@@ -192,3 +192,111 @@ describe(`collections ranking (${backendName})`, () => {
     expect(new Set(stats.map((s) => s!.change24h)).size).toBeGreaterThan(3);
   });
 });
+
+// The kept ranking keys (src/services/kept-ranking-keys.ts): refreshed at one clock, read at
+// another, with writes after the refresh that move a floor or a window. The SQL ranking reads the
+// kept rows and must still equal the JavaScript ranking (rankInJs computes every key afresh).
+describe(`collections ranking over the kept keys (${backendName})`, () => {
+  const d = () => app.services.collectionDiscovery;
+  const ORDERS = ['VOLUME_24H', 'VOLUME_7D', 'FLOOR'] as const;
+  async function sameAsJs(label: string) {
+    for (const orderBy of ORDERS) {
+      for (const fromEnd of [false, true]) {
+        const q: CollectionQuery = { filter: {}, orderBy, first: 150, fromEnd };
+        const [sql, js] = await Promise.all([d().rankCollectionPage(q), d().rankInJs(q)]);
+        expect(sql, `${label}: ${orderBy}${fromEnd ? ' from the end' : ''}`).toEqual(js);
+      }
+    }
+  }
+  async function refreshAt(ms: number) {
+    app.clock.now = new Date(START.getTime() + ms);
+    expect(await app.services.keptRankingKeys.refresh()).toBe(true);
+  }
+  const known = async () =>
+    Number((await app.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM collection_floor_keys WHERE valid_to > valid_from`))[0]!.n);
+
+  it('equals the JavaScript ranking with the keys refreshed before, at and after the clock', async () => {
+    const reads = [0, 1, -1, 59_000, 29 * 60_000, 30 * 60_000, 90 * 60_000, 12 * H, D, D + 1, 3 * D];
+    for (const refreshed of [0, -D, 30 * 60_000, 2 * D, 8 * D]) {
+      await refreshAt(refreshed);
+      expect(await known()).toBeGreaterThan(0);
+      for (const read of reads) {
+        app.clock.now = new Date(START.getTime() + read);
+        await sameAsJs(`refreshed at ${refreshed}, read at ${read}`);
+      }
+    }
+  });
+
+  it('reads the kept rows: a kept floor or volume changed behind its back shows in the SQL ranking only', async () => {
+    await refreshAt(0);
+    const q: CollectionQuery = { filter: {}, orderBy: 'FLOOR', first: 150, fromEnd: false };
+    const [row] = await app.db.sql.query<{ collection_address: string }>(
+      `SELECT collection_address FROM collection_floor_keys WHERE valid_to > valid_from AND floor_price IS NOT NULL ORDER BY floor_price DESC, collection_address LIMIT 1`,
+    );
+    await app.db.sql.query(`UPDATE collection_floor_keys SET floor_price = 1 WHERE collection_address = $1`, [row!.collection_address]);
+    expect((await d().rankCollectionPage(q)).addresses[0]).toBe(row!.collection_address);
+    expect((await d().rankInJs(q)).addresses[0]).not.toBe(row!.collection_address);
+    const v: CollectionQuery = { filter: {}, orderBy: 'VOLUME_7D', first: 150, fromEnd: false };
+    const last = (await d().rankInJs(v)).addresses.at(-1)!;
+    await app.db.sql.query(`INSERT INTO collection_volume_marks (collection_address, volume_24h, volume_7d) VALUES ($1, 0, 10^40)
+                            ON CONFLICT (collection_address) DO UPDATE SET volume_7d = 10^40`, [last]);
+    expect((await d().rankCollectionPage(v)).addresses[0]).toBe(last);
+    // undo both: the floor row made unknown (a refresh computes it again), the mark moved back
+    await app.db.sql.query(`UPDATE collection_floor_keys SET valid_from = 0, valid_to = 0 WHERE collection_address = $1`, [row!.collection_address]);
+    await app.db.sql.query(`UPDATE collection_volume_marks SET volume_7d = volume_7d - 10^40 WHERE collection_address = $1`, [last]);
+    await refreshAt(1000);
+    await sameAsJs('after the refresh');
+  });
+
+  it('stays equal after writes that move floors and windows since the refresh', async () => {
+    const rnd = prng(777);
+    const net = app.services.deps.network;
+    const nowS = Math.floor(START.getTime() / 1000);
+    let seq = 0;
+    const sale = (c: string, offsetMs: number, price: bigint) =>
+      app.services.sales.recordSale({
+        collection: c, tokenId: BigInt(9000 + seq), amount: 1n, price, currency: net.weth,
+        buyer: addr(0xb0), seller: addr(0x5e), orderHash: null, strategy: net.strategies.standardSale[0]!, isTakerAsk: false,
+        blockNumber: BigInt(90_000 + seq), txHash: `0x${(0xfe0000 + seq++).toString(16).padStart(64, '0')}`, logIndex: 0, timestamp: new Date(START.getTime() + offsetMs),
+      });
+    const listing = (n: number, c: string, price: bigint, start: number, end: number) => ({
+      hash: `0x${(0xcd00 + n).toString(16).padStart(64, '0')}`, collectionAddress: c, tokenId: '1', isOrderAsk: true, signer: addr(0x52),
+      strategy: net.strategies.standardSale[0]!, currencyAddress: net.weth, amount: '1', price: price.toString(), nonce: String(5000 + n),
+      startTime: BigInt(nowS + start), endTime: BigInt(nowS + end), minPercentageToAsk: 9800, status: 'VALID' as const,
+      signature: '0x', v: 27, r: `0x${'0'.repeat(64)}`, s: `0x${'0'.repeat(64)}`,
+    });
+    for (let round = 0; round < 4; round++) {
+      await refreshAt(round * 60_000);
+      // sales inside the kept windows, at their edges, after the anchor and in the future
+      for (const offset of [round * 60_000, round * 60_000 - 1, -D + round * 60_000 + 1, -7 * D + round * 60_000, -3 * D, 5 * 60_000, -H]) {
+        await sale(collections[rnd.int(0, 23)]!, offset, BigInt(rnd.int(1, 9)) * 10n ** 17n);
+      }
+      // a cheaper listing live now, one that starts later, one that ended; then the floor listing of a collection cancelled
+      const base = round * 10;
+      await app.db.prisma.order.createMany({
+        data: [
+          listing(base, collections[rnd.int(0, 23)]!, 1n, -60, 3600),
+          listing(base + 1, collections[rnd.int(0, 23)]!, 2n, 120, 7200),
+          listing(base + 2, collections[rnd.int(0, 23)]!, 3n, -7200, -60),
+        ],
+      });
+      const target = collections[rnd.int(0, 19)]!;
+      const floor = (await app.services.stats.statsFor([target]))[0]!.floorPrice;
+      if (floor !== null) {
+        await app.db.sql.query(
+          `UPDATE orders SET status = 'CANCELLED' WHERE collection_address = $1 AND is_order_ask AND status = 'VALID' AND price = $2::numeric AND start_time <= $3 AND end_time >= $3`,
+          [target, floor, nowS + Math.floor((round * 60_000) / 1000)],
+        );
+      }
+      // an old sale moved into the window, another removed (an undo)
+      await app.db.sql.query(`UPDATE sales SET timestamp = $1::timestamptz WHERE id = (SELECT min(id) FROM sales)`, [new Date(START.getTime() + round * 60_000 - 3 * H).toISOString()]);
+      await app.db.sql.query(`DELETE FROM sales WHERE id = (SELECT max(id) FROM sales WHERE timestamp <= $1::timestamptz)`, [new Date(START.getTime() + round * 60_000).toISOString()]);
+      // (the rollups the JavaScript ranking reads follow the sales table only through the service)
+      await app.services.sales.rebuildSaleBuckets();
+      for (const read of [round * 60_000, round * 60_000 + 130_000, round * 60_000 + 2 * H, round * 60_000 - 1000, round * 60_000 + D]) {
+        app.clock.now = new Date(START.getTime() + read);
+        await sameAsJs(`round ${round}, read at ${read}`);
+      }
+    }
+  });
+});
