@@ -304,22 +304,35 @@ export function collectionPageFloor(collectionFields: readonly string[], orderFi
 /**
  * Collection cards: the first `first` collections ranked by 24h volume (highest first) or by floor
  * (lowest first, none last), ties on the address (byte order), each with its floor, 24h volume and
- * three cheapest live asks. The floor ranking probes each collection's (collection, ask, status,
- * price) index for its cheapest live standard listing instead of grouping every live ask.
+ * three cheapest live asks. The ranking reads the kept keys (below); a floor it cannot take from
+ * them probes the collection's (collection, price) index of VALID asks for its cheapest live one.
  * $1 now ISO, $2 now seconds, $3 standard strategies.
  */
 export function collectionCardsFloor(orderBy: 'VOLUME_24H' | 'FLOOR', first: number, asks: number): FloorStatement {
   const volume = (c: string) => `(SELECT COALESCE(SUM(s.price), 0) FROM sales s WHERE s.collection_address = ${c} AND s.timestamp > ${ago('$1', DAY)} AND s.timestamp <= $1::timestamptz)`;
-  // rank on the one key, then read the other statistic for the page's collections only
+  // Rank on the one key, read from the kept keys as a hand-written statement on this schema would
+  // (migration 20261206090000_kept_ranking_keys): a kept floor inside its interval, else the probe;
+  // the kept 24 h volume at the anchor, plus the sales since the anchor, minus those that left the
+  // window since. Then the other statistic for the page's collections only.
+  const keptFloor = `CASE WHEN fk.valid_from <= $2 AND $2 < fk.valid_to THEN fk.floor_price ELSE ${floorPrice('c.address', '$2', '$3::text[]')} END`;
+  const moved = `SELECT d.c, SUM(d.v) AS v FROM (
+      SELECT s.collection_address AS c, CASE WHEN s.timestamp > a.at THEN s.price ELSE -s.price END AS v
+        FROM volume_mark_anchor a JOIN sales s ON s.timestamp > LEAST(a.at, $1::timestamptz) AND s.timestamp <= GREATEST(a.at, $1::timestamptz)
+       WHERE a.id = 1
+      UNION ALL
+      SELECT s.collection_address, CASE WHEN s.timestamp > a.at - interval '${DAY} seconds' THEN -s.price ELSE s.price END
+        FROM volume_mark_anchor a JOIN sales s ON s.timestamp > LEAST(a.at, $1::timestamptz) - interval '${DAY} seconds' AND s.timestamp <= GREATEST(a.at, $1::timestamptz) - interval '${DAY} seconds'
+       WHERE a.id = 1
+    ) d GROUP BY 1`;
   const ranked =
     orderBy === 'VOLUME_24H'
       ? `SELECT r.address, r.name, r.v, ${floorPrice('r.address', '$2', '$3::text[]')} AS floor
-           FROM (SELECT c.address, c.name, COALESCE(vol.v, 0) AS v
-                   FROM collections c LEFT JOIN (SELECT s.collection_address, SUM(s.price) AS v FROM sales s
-                                                  WHERE s.timestamp > ${ago('$1', DAY)} AND s.timestamp <= $1::timestamptz GROUP BY 1) vol ON vol.collection_address = c.address
+           FROM (SELECT c.address, c.name, COALESCE(vm.volume_24h, 0) + COALESCE(mv.v, 0) AS v
+                   FROM collections c LEFT JOIN collection_volume_marks vm ON vm.collection_address = c.address
+                   LEFT JOIN (${moved}) mv ON mv.c = c.address
                   ORDER BY 3 DESC, c.address COLLATE "C" LIMIT ${first}) r`
       : `SELECT r.address, r.name, ${volume('r.address')} AS v, r.floor
-           FROM (SELECT c.address, c.name, ${floorPrice('c.address', '$2', '$3::text[]')} AS floor FROM collections c
+           FROM (SELECT c.address, c.name, ${keptFloor} AS floor FROM collections c LEFT JOIN collection_floor_keys fk ON fk.collection_address = c.address
                   ORDER BY 3 ASC NULLS LAST, c.address COLLATE "C" LIMIT ${first}) r`;
   const order = orderBy === 'VOLUME_24H' ? 't.v DESC, t.address COLLATE "C"' : 't.floor ASC NULLS LAST, t.address COLLATE "C"';
   const node = obj([

@@ -330,7 +330,8 @@ async function main() {
       } else {
         dbEnv.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'mkt-subbench-'));
       }
-      const running = await boot(loadConfig({ ...env, ...dbEnv }), createLogger('silent'), { indexer: false });
+      // the kept ranking keys refreshed as `npm start` does: its lock and the rows the triggers mark are part of a submission's cost
+      const running = await boot(loadConfig({ ...env, ...dbEnv }), createLogger('silent'), { indexer: false, rankingKeysEveryMs: 2000 });
       const server = createServer({ keepAliveTimeout: 60_000 }, running.yoga);
       try {
         await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

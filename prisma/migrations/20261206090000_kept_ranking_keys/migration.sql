@@ -157,7 +157,15 @@ BEGIN
 
   -- volumes: the kept windows end at a; moved to t_at by the sales between the two ends of each
   SELECT va.at INTO a FROM volume_mark_anchor va WHERE va.id = 1;
-  IF a IS DISTINCT FROM t_at THEN
+  IF a < t_at - interval '168 hours' OR a > t_at + interval '168 hours' THEN
+    -- a week or more away (the first run, a clock moved far): the windows at t_at from scratch
+    DELETE FROM collection_volume_marks;
+    INSERT INTO collection_volume_marks (collection_address, volume_24h, volume_7d)
+    SELECT s.collection_address, COALESCE(SUM(s.price) FILTER (WHERE s.timestamp > t_at - interval '24 hours'), 0), SUM(s.price)
+      FROM sales s WHERE s.timestamp > t_at - interval '168 hours' AND s.timestamp <= t_at
+     GROUP BY 1;
+    UPDATE volume_mark_anchor SET at = t_at WHERE id = 1;
+  ELSIF a <> t_at THEN
     INSERT INTO collection_volume_marks AS m (collection_address, volume_24h, volume_7d)
     SELECT d.collection_address, SUM(d.d24), SUM(d.d7) FROM (
       SELECT s.collection_address, CASE WHEN s.timestamp > a THEN s.price ELSE -s.price END AS d24, CASE WHEN s.timestamp > a THEN s.price ELSE -s.price END AS d7
