@@ -29,6 +29,7 @@ import { READ_TYPES, typenameJson } from './read-types.js';
 import { collectFields, subSelections, type SelectionScope } from './selection.js';
 import { planAccount } from './account-reads.js';
 import { planToken, planTokens } from './token-reads.js';
+import { planIndexerStatus } from './indexer-status-reads.js';
 import { planListingRewards } from './listing-reward-reads.js';
 
 /** A resolver-only field under a row of `type`: resolved per parent key after the statement. */
@@ -465,6 +466,7 @@ const ROOT_FIELDS: Record<string, RootPlanner> = {
   tokens: planTokens,
   account: planAccount,
   listingRewards: planListingRewards,
+  indexerStatus: planIndexerStatus,
 };
 
 export const isRootPlanned = (name: string) => Object.hasOwn(ROOT_FIELDS, name);

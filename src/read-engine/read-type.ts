@@ -21,7 +21,7 @@ export type FieldRead<Col extends string> =
   /** computed by its resolver only; the engine resolves it per parent key (./islands.ts) */
   | { kind: 'resolver'; columns: readonly Col[]; reason: string };
 
-export type ReadTypeName = 'Order' | 'Collection' | 'Sale' | 'MarketEvent' | 'Token' | 'Account' | 'AccountHolding' | 'ListingRewardCollection';
+export type ReadTypeName = 'Order' | 'Collection' | 'Sale' | 'MarketEvent' | 'Token' | 'Account' | 'AccountHolding' | 'ListingRewardCollection' | 'IndexerStatus';
 
 export interface ReadType<Col extends string = string> {
   table: string;

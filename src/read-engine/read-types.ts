@@ -11,6 +11,7 @@ import { highestOldestSql } from '../db/highest-oldest-sql.js';
 import { ACCOUNT_HOLDING_TYPE, ACCOUNT_TYPE } from './account-reads.js';
 import { COLLECTION_DEPTH, TOKEN_TYPE } from './token-reads.js';
 import { LISTING_REWARD_TYPE } from './listing-reward-reads.js';
+import { INDEXER_STATUS_TYPE } from './indexer-status-reads.js';
 import { ORDER_FILLABILITY } from './fillability-reads.js';
 import { shownStatusSql } from './status-sql.js';
 import { jsonBoolean, jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
@@ -156,7 +157,7 @@ export const MARKET_EVENT_TYPE: ReadType = {
   },
 };
 
-export const READ_TYPES: Record<ReadTypeName, ReadType> = { Order: ORDER_TYPE, Collection: COLLECTION_TYPE, Sale: SALE_TYPE, MarketEvent: MARKET_EVENT_TYPE, Token: TOKEN_TYPE, Account: ACCOUNT_TYPE, AccountHolding: ACCOUNT_HOLDING_TYPE, ListingRewardCollection: LISTING_REWARD_TYPE };
+export const READ_TYPES: Record<ReadTypeName, ReadType> = { Order: ORDER_TYPE, Collection: COLLECTION_TYPE, Sale: SALE_TYPE, MarketEvent: MARKET_EVENT_TYPE, Token: TOKEN_TYPE, Account: ACCOUNT_TYPE, AccountHolding: ACCOUNT_HOLDING_TYPE, ListingRewardCollection: LISTING_REWARD_TYPE, IndexerStatus: INDEXER_STATUS_TYPE };
 
 /** The GraphQL __typename of a read type, as JSON text. */
 export const typenameJson = (name: string) => jsonLiteral(name);

@@ -30,6 +30,22 @@ export interface IndexerStatus {
   lastError: string | null;
 }
 
+/** This process's part of an IndexerStatus (IndexerStatusService.processView). */
+export interface IndexerProcessView {
+  chainId: number;
+  head: { number: number; timestamp: number } | null;
+  confirmations: number;
+  running: boolean;
+  holdsLease: boolean;
+  lastError: string | null;
+}
+
+/** The indexer cursor's latest row for the chain id `chainIdSql` (none before the first batch); the read engine reads the same row. */
+export const indexerCursorRowSql = (chainIdSql: string) =>
+  `SELECT block_number::text AS block_number, block_timestamp::text AS block_timestamp, last_event_block::text AS last_event_block,
+          last_event_timestamp::text AS last_event_timestamp, floor(extract(epoch FROM updated_at))::text AS updated_at
+     FROM indexer_cursor WHERE chain_id = ${chainIdSql} ORDER BY block_number DESC LIMIT 1`;
+
 type CursorRow = {
   block_number: string;
   block_timestamp: string | null;
@@ -66,42 +82,51 @@ export function createIndexerStatusService(deps: ServiceDeps) {
     return value;
   }
 
-  /** `maxWaitMs`: give up on the node after this long (the head is then null) */
-  async function indexerStatus(opts: { maxWaitMs?: number } = {}): Promise<IndexerStatus> {
+  /**
+   * What this process knows beside the cursor row: the chain head (the indexer's own view while
+   * fresh, else the node's, cached), the settings and the indexer loop's state. `maxWaitMs`: give
+   * up on the node after this long (the head is then null).
+   */
+  async function processView(opts: { maxWaitMs?: number } = {}): Promise<IndexerProcessView> {
     const rt = deps.indexerRuntime;
-    const [rows, nodeHeadValue] = await Promise.all([
-      deps.db.sql.query<CursorRow>(
-        `SELECT block_number::text AS block_number, block_timestamp::text AS block_timestamp, last_event_block::text AS last_event_block,
-                last_event_timestamp::text AS last_event_timestamp, floor(extract(epoch FROM updated_at))::text AS updated_at
-         FROM indexer_cursor WHERE chain_id = $1 ORDER BY block_number DESC LIMIT 1`,
-        [deps.network.chainId],
-      ),
-      rt?.headSeenAt && deps.now().getTime() - rt.headSeenAt.getTime() < RUNTIME_HEAD_MAX_AGE_MS ? Promise.resolve(null) : withTimeout(nodeHead(), opts.maxWaitMs),
-    ]);
-    const headValue =
-      nodeHeadValue ?? (rt?.headBlock != null && rt.headTimestamp != null ? { number: rt.headBlock, timestamp: rt.headTimestamp } : null);
-    const c = rows[0];
-    const indexedBlock = num(c?.block_number);
-    const indexedTs = num(c?.block_timestamp);
+    const fresh = rt?.headSeenAt && deps.now().getTime() - rt.headSeenAt.getTime() < RUNTIME_HEAD_MAX_AGE_MS;
+    const nodeHeadValue = fresh ? null : await withTimeout(nodeHead(), opts.maxWaitMs);
     return {
       chainId: deps.network.chainId,
-      headBlock: headValue?.number ?? null,
-      headTimestamp: headValue?.timestamp ?? null,
-      indexedBlock,
-      indexedBlockTimestamp: indexedTs,
+      head: nodeHeadValue ?? (rt?.headBlock != null && rt.headTimestamp != null ? { number: rt.headBlock, timestamp: rt.headTimestamp } : null),
       confirmations: deps.config.indexer?.confirmations ?? rt?.confirmations ?? 0,
-      lagBlocks: headValue && indexedBlock !== null ? Math.max(0, headValue.number - indexedBlock) : null,
-      lagSeconds: headValue && indexedTs !== null ? Math.max(0, headValue.timestamp - indexedTs) : null,
-      lastEventBlock: num(c?.last_event_block),
-      lastEventTimestamp: num(c?.last_event_timestamp),
-      updatedAt: num(c?.updated_at),
       running: rt?.running ?? false,
       holdsLease: rt?.holdsLease ?? false,
       lastError: rt?.lastError ?? null,
     };
   }
 
-  return { indexerStatus };
+  /** `maxWaitMs`: give up on the node after this long (the head is then null) */
+  async function indexerStatus(opts: { maxWaitMs?: number } = {}): Promise<IndexerStatus> {
+    const [rows, view] = await Promise.all([deps.db.sql.query<CursorRow>(indexerCursorRowSql('$1'), [deps.network.chainId]), processView(opts)]);
+    const c = rows[0];
+    const indexedBlock = num(c?.block_number);
+    const indexedTs = num(c?.block_timestamp);
+    const head = view.head;
+    return {
+      chainId: view.chainId,
+      headBlock: head?.number ?? null,
+      headTimestamp: head?.timestamp ?? null,
+      indexedBlock,
+      indexedBlockTimestamp: indexedTs,
+      confirmations: view.confirmations,
+      lagBlocks: head && indexedBlock !== null ? Math.max(0, head.number - indexedBlock) : null,
+      lagSeconds: head && indexedTs !== null ? Math.max(0, head.timestamp - indexedTs) : null,
+      lastEventBlock: num(c?.last_event_block),
+      lastEventTimestamp: num(c?.last_event_timestamp),
+      updatedAt: num(c?.updated_at),
+      running: view.running,
+      holdsLease: view.holdsLease,
+      lastError: view.lastError,
+    };
+  }
+
+  return { indexerStatus, processView };
 }
 
 export type IndexerStatusService = ReturnType<typeof createIndexerStatusService>;

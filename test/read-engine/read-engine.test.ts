@@ -260,7 +260,12 @@ const tokensRoot = fc
   });
 const depthRoot = fc.tuple(fc.constantFrom(...fixtureCollections), depthSel).map(([c, sel]) => `collection(address: "${c}") { address ${sel} }`);
 
-const documentArb = fc.array(fc.oneof(rootField, saleRoot, collectionsRoot, tokenRoot, tokensRoot, depthRoot), { minLength: 1, maxLength: 3 }).map((roots) => {
+const INDEXER_STATUS_FIELDS = Object.keys(READ_TYPES.IndexerStatus.fields);
+const indexerStatusRoot = fc
+  .tuple(fc.subarray(INDEXER_STATUS_FIELDS, { minLength: 1 }), fc.boolean(), fc.boolean())
+  .map(([picked, aliased, typename]) => `indexerStatus { ${typename ? '__typename ' : ''}${picked.map((n) => field(n, aliased)).join(' ')} }`);
+
+const documentArb = fc.array(fc.oneof(rootField, saleRoot, collectionsRoot, tokenRoot, tokensRoot, depthRoot, indexerStatusRoot), { minLength: 1, maxLength: 3 }).map((roots) => {
   const body = `{ ${roots.map((r, i) => `r${i}: ${r}`).join(' ')} }`;
   return body.includes('$yes') ? `query($yes: Boolean!) ${body}` : body;
 });
@@ -298,4 +303,42 @@ describe(`random selections: the engine answers what the resolvers answer (${bac
     // most random documents are answered by the engine (the rest: complexity limits, errors)
     expect(rendered / checked).toBeGreaterThan(0.5);
   }, 300_000);
+});
+
+describe(`indexerStatus as a read type (${backendName})`, () => {
+  const all = `{ indexerStatus { ${INDEXER_STATUS_FIELDS.join(' ')} } orders(first: 1) { totalCount } }`;
+  const runtime = () => app.services.deps.indexerRuntime!;
+  async function same(label: string) {
+    const engine = await answer(all, {}, true);
+    const resolvers = await answer(all, {}, false);
+    expect(engine.text, label).toBe(resolvers.text);
+    return engine;
+  }
+  afterAll(async () => {
+    Object.assign(runtime(), { running: false, holdsLease: false, headBlock: null, headTimestamp: null, headSeenAt: null });
+    await app.db.sql.query(`DELETE FROM indexer_cursor`);
+  });
+
+  it('renders what its resolver renders: no cursor row and no head, then both, beside another root in one statement', async () => {
+    const before = await same('nothing known');
+    expect(JSON.parse(before.text.slice(4)).data.indexerStatus).toMatchObject({ headBlock: null, indexedBlock: null, lagBlocks: null, running: false });
+    const chainId = app.services.deps.network.chainId;
+    await app.db.sql.query(
+      `INSERT INTO indexer_cursor (stream, chain_id, block_number, block_hash, block_timestamp, last_event_block, last_event_timestamp) VALUES ('main', $1, 1200, $2, 1790000000, 1190, 1789999900)`,
+      [chainId, '0x' + 'ab'.repeat(32)],
+    );
+    Object.assign(runtime(), { running: true, holdsLease: true, headBlock: 1212, headTimestamp: 1790000144, headSeenAt: app.clock.now });
+    const known = await same('a cursor row and a head');
+    expect(JSON.parse(known.text.slice(4)).data.indexerStatus).toMatchObject({ headBlock: 1212, indexedBlock: 1200, lagBlocks: 12, lagSeconds: 144, running: true, holdsLease: true });
+    const own = known.statements.filter((st) => st.includes(`'{"`));
+    expect(own).toHaveLength(1);
+    expect(own[0]).toContain('indexer_cursor');
+    // a head behind the indexed block (another node): the lag is 0, as the resolver clamps it
+    Object.assign(runtime(), { headBlock: 1100, headTimestamp: 1780000000 });
+    await same('a head behind');
+    // beyond GraphQL's Int: both answer graphql-js's error
+    Object.assign(runtime(), { headBlock: 2 ** 31 });
+    const big = await same('a head beyond Int');
+    expect(big.text).toContain('"errors"');
+  });
 });
