@@ -7,7 +7,7 @@
 // Written against ./read-type.ts only: the declarations (./read-types.ts) and the planner import it.
 import type { FieldNode } from 'graphql';
 import type { Context } from '../context.js';
-import { indexerCursorRowSql } from '../services/indexer-status.js';
+import { indexerCursorRowSql } from '../services/indexer-cursor-sql.js';
 import { jsonBoolean, jsonInt, jsonUnixTime } from './json-sql.js';
 import type { FieldRead, Planner, ReadType } from './read-type.js';
 

@@ -3,6 +3,7 @@
 // reports the same one); the head from this process's indexer when it runs one and saw the head
 // recently, else from the RPC node (cached one second, so polling clients cost one call a second).
 import type { ServiceDeps } from './deps.js';
+import { indexerCursorRowSql } from './indexer-cursor-sql.js';
 
 export interface IndexerStatus {
   chainId: number;
@@ -39,12 +40,6 @@ export interface IndexerProcessView {
   holdsLease: boolean;
   lastError: string | null;
 }
-
-/** The indexer cursor's latest row for the chain id `chainIdSql` (none before the first batch); the read engine reads the same row. */
-export const indexerCursorRowSql = (chainIdSql: string) =>
-  `SELECT block_number::text AS block_number, block_timestamp::text AS block_timestamp, last_event_block::text AS last_event_block,
-          last_event_timestamp::text AS last_event_timestamp, floor(extract(epoch FROM updated_at))::text AS updated_at
-     FROM indexer_cursor WHERE chain_id = ${chainIdSql} ORDER BY block_number DESC LIMIT 1`;
 
 type CursorRow = {
   block_number: string;
