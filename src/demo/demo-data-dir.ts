@@ -156,7 +156,8 @@ export async function buildDemoTemplate(
 
 /**
  * Moves the demo `seconds` later: every timestamp column (except the migration bookkeeping)
- * shifts, the sale buckets are recomputed on the new hour/day boundaries, and the orders, whose
+ * shifts, the sale buckets are recomputed on the new hour/day boundaries, the kept window volumes'
+ * anchor stays (the sales' trigger moves each shifted sale in or out of the windows that end there), and the orders, whose
  * start and end times are signed, are re-signed by their demo wallets with fresh hashes.
  */
 export async function rebaseDemo(services: Services, seconds: number): Promise<void> {
@@ -164,7 +165,7 @@ export async function rebaseDemo(services: Services, seconds: number): Promise<v
   const columns = await db.sql.query<{ table_name: string; column_name: string }>(
     `SELECT table_name, column_name FROM information_schema.columns
       WHERE table_schema = current_schema() AND data_type LIKE 'timestamp%'
-        AND table_name NOT IN ('_prisma_migrations', 'sale_buckets', 'sale_day_buckets')`,
+        AND table_name NOT IN ('_prisma_migrations', 'sale_buckets', 'sale_day_buckets', 'volume_mark_anchor')`,
   );
   const byTable = new Map<string, string[]>();
   for (const c of columns) byTable.set(c.table_name, [...(byTable.get(c.table_name) ?? []), c.column_name]);
