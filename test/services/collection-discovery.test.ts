@@ -227,6 +227,24 @@ describe(`collections ranking over the kept keys (${backendName})`, () => {
     }
   });
 
+  it('keeps a floor whose listing never ends (endTime the largest BIGINT)', async () => {
+    const net = app.services.deps.network;
+    const nowS = Math.floor(START.getTime() / 1000);
+    await app.db.prisma.order.create({
+      data: {
+        hash: `0x${'ee'.repeat(32)}`, collectionAddress: collections[22]!, tokenId: '1', isOrderAsk: true, signer: addr(0x53),
+        strategy: net.strategies.standardSale[0]!, currencyAddress: net.weth, amount: '1', price: (5n * 10n ** 17n).toString(), nonce: '777',
+        startTime: BigInt(nowS - 60), endTime: 2n ** 63n - 1n, minPercentageToAsk: 9800, status: 'VALID',
+        signature: '0x', v: 27, r: `0x${'0'.repeat(64)}`, s: `0x${'0'.repeat(64)}`,
+      },
+    });
+    await refreshAt(0);
+    const [row] = await app.db.sql.query<{ floor_price: string; valid_to: string }>(`SELECT floor_price::text, valid_to::text FROM collection_floor_keys WHERE collection_address = $1`, [collections[22]!]);
+    // (collections past the 20th have no other listing)
+    expect(row).toEqual({ floor_price: (5n * 10n ** 17n).toString(), valid_to: (2n ** 63n - 1n).toString() });
+    await sameAsJs('a listing that never ends');
+  });
+
   it('reads the kept rows: a kept floor or volume changed behind its back shows in the SQL ranking only', async () => {
     await refreshAt(0);
     const q: CollectionQuery = { filter: {}, orderBy: 'FLOOR', first: 150, fromEnd: false };

@@ -133,12 +133,13 @@ BEGIN
     RETURN false;
   END IF;
   -- the floor at t, then the first instant after t it may differ: the last end of the listings at
-  -- the floor (one of them is live until then) or the first start of a cheaper VALID listing
+  -- the floor (one of them is live until then; an end at the largest BIGINT holds for good) or the
+  -- first start of a cheaper VALID listing
   UPDATE collection_floor_keys k SET floor_price = f.floor, valid_from = t,
          valid_to = COALESCE(LEAST(f.held_until, f.cheaper_from), 9223372036854775807)
     FROM (
       SELECT s.collection_address, s.floor,
-             (SELECT MAX(o.end_time) + 1 FROM orders o
+             (SELECT LEAST(MAX(o.end_time), 9223372036854775806) + 1 FROM orders o
                WHERE o.collection_address = s.collection_address AND o.is_order_ask AND o.status = 'VALID' AND o.price = s.floor
                  AND o.start_time <= t AND o.end_time >= t AND o.strategy = ANY(standard)) AS held_until,
              (SELECT MIN(o.start_time) FROM orders o
