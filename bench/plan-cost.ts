@@ -2,7 +2,10 @@
 // each GraphQL shape of the peer mix (bench/peer-shapes.ts) planned into its statement again and
 // again, the statement answered by a stub that returns the row the real one returned once. So a
 // figure is the planning (the SQL text built from the document, its parameters) and the
-// assembly of the answer, the work a template per document would save in part (TODO.md).
+// assembly of the answer, the work a template per document would save in part (TODO.md). It runs
+// the sources through tsx, whose esbuild transform names every closure it creates (`__name`,
+// about a tenth of planCollectionStats' time in a profile); the built server does not, so its
+// share is somewhat lower than printed here.
 //
 //   npx tsx bench/plan-cost.ts --reuse-url postgresql://.../a database the peer bench loaded
 //                              [--shapes a,e,f] [--iterations 2000]
