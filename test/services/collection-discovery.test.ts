@@ -248,12 +248,20 @@ describe(`collections ranking over the kept keys (${backendName})`, () => {
   it('reads the kept rows: a kept floor or volume changed behind its back shows in the SQL ranking only', async () => {
     await refreshAt(0);
     const q: CollectionQuery = { filter: {}, orderBy: 'FLOOR', first: 150, fromEnd: false };
+    // a row that also holds a second before the refresh's clock (its interval reaches back)
+    const nowS = Math.floor(START.getTime() / 1000);
     const [row] = await app.db.sql.query<{ collection_address: string }>(
-      `SELECT collection_address FROM collection_floor_keys WHERE valid_to > valid_from AND floor_price IS NOT NULL ORDER BY floor_price DESC, collection_address LIMIT 1`,
+      `SELECT collection_address FROM collection_floor_keys WHERE valid_to > valid_from AND floor_price IS NOT NULL AND valid_from <= $1
+        ORDER BY floor_price DESC, collection_address LIMIT 1`,
+      [nowS - 1],
     );
     await app.db.sql.query(`UPDATE collection_floor_keys SET floor_price = 1 WHERE collection_address = $1`, [row!.collection_address]);
     expect((await d().rankCollectionPage(q)).addresses[0]).toBe(row!.collection_address);
     expect((await d().rankInJs(q)).addresses[0]).not.toBe(row!.collection_address);
+    // a reader whose clock is behind the refresh's (another instance) reads it too
+    app.clock.now = new Date(START.getTime() - 1000);
+    expect((await d().rankCollectionPage(q)).addresses[0]).toBe(row!.collection_address);
+    app.clock.now = START;
     const v: CollectionQuery = { filter: {}, orderBy: 'VOLUME_7D', first: 150, fromEnd: false };
     const last = (await d().rankInJs(v)).addresses.at(-1)!;
     await app.db.sql.query(`INSERT INTO collection_volume_marks (collection_address, volume_24h, volume_7d) VALUES ($1, 0, 10^40)

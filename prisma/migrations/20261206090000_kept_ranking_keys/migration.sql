@@ -132,19 +132,18 @@ BEGIN
   IF NOT pg_try_advisory_xact_lock(72707374, hashtext(current_database())) THEN
     RETURN false;
   END IF;
-  -- the floor at t, then the first instant after t it may differ: the last end of the listings at
-  -- the floor (one of them is live until then; an end at the largest BIGINT holds for good) or the
-  -- first start of a cheaper VALID listing
-  UPDATE collection_floor_keys k SET floor_price = f.floor, valid_from = t,
+  -- The floor at t and the interval around t it holds over, given today's statuses. After t: until
+  -- the last end of the listings at the floor (one of them is live until then; an end at the
+  -- largest BIGINT holds for good) or the first start of a cheaper VALID listing. Before t: from
+  -- the first start of the listings at the floor (that one is live from then to t) and after the
+  -- last end of a cheaper VALID listing that ended before t. So a reader whose clock is behind
+  -- this one (another instance, a test's clock) takes the kept floor too. The cheaper listings
+  -- are few: none of them is live at t.
+  UPDATE collection_floor_keys k SET floor_price = f.floor,
+         valid_from = COALESCE(GREATEST(f.held_since, f.cheaper_ended + 1), -9223372036854775808),
          valid_to = COALESCE(LEAST(f.held_until, f.cheaper_from), 9223372036854775807)
     FROM (
-      SELECT s.collection_address, s.floor,
-             (SELECT LEAST(MAX(o.end_time), 9223372036854775806) + 1 FROM orders o
-               WHERE o.collection_address = s.collection_address AND o.is_order_ask AND o.status = 'VALID' AND o.price = s.floor
-                 AND o.start_time <= t AND o.end_time >= t AND o.strategy = ANY(standard)) AS held_until,
-             (SELECT MIN(o.start_time) FROM orders o
-               WHERE o.collection_address = s.collection_address AND o.is_order_ask AND o.status = 'VALID'
-                 AND (s.floor IS NULL OR o.price < s.floor) AND o.start_time > t AND o.strategy = ANY(standard)) AS cheaper_from
+      SELECT s.collection_address, s.floor, held.since AS held_since, held.until AS held_until, cheaper.from_ AS cheaper_from, cheaper.ended AS cheaper_ended
         FROM (
           SELECT k2.collection_address,
                  (SELECT MIN(o.price) FROM orders o
@@ -153,6 +152,16 @@ BEGIN
             FROM collection_floor_keys k2
            WHERE NOT (k2.valid_from <= t AND t < k2.valid_to)
         ) s
+        CROSS JOIN LATERAL (
+          SELECT MIN(o.start_time) AS since, LEAST(MAX(o.end_time), 9223372036854775806) + 1 AS until FROM orders o
+           WHERE o.collection_address = s.collection_address AND o.is_order_ask AND o.status = 'VALID' AND o.price = s.floor
+             AND o.start_time <= t AND o.end_time >= t AND o.strategy = ANY(standard)
+        ) held
+        CROSS JOIN LATERAL (
+          SELECT MIN(o.start_time) FILTER (WHERE o.start_time > t) AS from_, MAX(o.end_time) FILTER (WHERE o.end_time < t) AS ended FROM orders o
+           WHERE o.collection_address = s.collection_address AND o.is_order_ask AND o.status = 'VALID'
+             AND (s.floor IS NULL OR o.price < s.floor) AND o.strategy = ANY(standard)
+        ) cheaper
     ) f
    WHERE k.collection_address = f.collection_address;
 
