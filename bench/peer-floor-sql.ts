@@ -312,18 +312,10 @@ export function collectionCardsFloor(orderBy: 'VOLUME_24H' | 'FLOOR', first: num
   const volume = (c: string) => `(SELECT COALESCE(SUM(s.price), 0) FROM sales s WHERE s.collection_address = ${c} AND s.timestamp > ${ago('$1', DAY)} AND s.timestamp <= $1::timestamptz)`;
   // Rank on the one key, read from the kept keys as a hand-written statement on this schema would
   // (migration 20261206090000_kept_ranking_keys): a kept floor inside its interval, else the probe;
-  // the kept 24 h volume at the anchor, plus the sales since the anchor, minus those that left the
-  // window since. Then the other statistic for the page's collections only.
+  // the kept 24 h volume at the anchor, moved to the clock by the schema's ranking_volume_moved.
+  // Then the other statistic for the page's collections only.
   const keptFloor = `CASE WHEN fk.valid_from <= $2 AND $2 < fk.valid_to THEN fk.floor_price ELSE ${floorPrice('c.address', '$2', '$3::text[]')} END`;
-  const moved = `SELECT d.c, SUM(d.v) AS v FROM (
-      SELECT s.collection_address AS c, CASE WHEN s.timestamp > a.at THEN s.price ELSE -s.price END AS v
-        FROM volume_mark_anchor a JOIN sales s ON s.timestamp > LEAST(a.at, $1::timestamptz) AND s.timestamp <= GREATEST(a.at, $1::timestamptz)
-       WHERE a.id = 1
-      UNION ALL
-      SELECT s.collection_address, CASE WHEN s.timestamp > a.at - interval '${DAY} seconds' THEN -s.price ELSE s.price END
-        FROM volume_mark_anchor a JOIN sales s ON s.timestamp > LEAST(a.at, $1::timestamptz) - interval '${DAY} seconds' AND s.timestamp <= GREATEST(a.at, $1::timestamptz) - interval '${DAY} seconds'
-       WHERE a.id = 1
-    ) d GROUP BY 1`;
+  const moved = `SELECT d.collection_address AS c, d.delta AS v FROM volume_mark_anchor a, ranking_volume_moved(interval '${DAY} seconds', a.at, $1::timestamptz) d WHERE a.id = 1`;
   const ranked =
     orderBy === 'VOLUME_24H'
       ? `SELECT r.address, r.name, r.v, ${floorPrice('r.address', '$2', '$3::text[]')} AS floor

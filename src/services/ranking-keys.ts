@@ -37,24 +37,12 @@ SELECT address, SUM(v)::text AS volume FROM (
 ) parts GROUP BY address`;
 
 /**
- * What moves a kept window volume (collection_volume_marks, windows ending at the anchor) to the
- * window (lo, hi] of the same length, per collection with sales in between: the sales between the
- * anchor and hi are in, those between the anchor's start and lo are out (signs flip when the
- * clock is before the anchor). Two ranges of the sales' time index, as wide as the clock is far
- * from the anchor (seconds, while the refresh runs).
+ * What moves each kept window volume (collection_volume_marks, windows ending at the anchor) to
+ * the window (lo, hi] of the same length: ranking_volume_moved (the migration's one definition,
+ * which the refresh uses too), from the anchor to hi.
  */
-function keptVolumeDeltaSql(lo: string, hi: string): string {
-  const w = `(${hi}::timestamptz - ${lo}::timestamptz)`;
-  return `SELECT d.address, SUM(d.v) AS delta FROM (
-  SELECT s.collection_address AS address, CASE WHEN s.timestamp > a.at THEN s.price ELSE -s.price END AS v
-    FROM volume_mark_anchor a JOIN sales s ON s.timestamp > LEAST(a.at, ${hi}::timestamptz) AND s.timestamp <= GREATEST(a.at, ${hi}::timestamptz)
-   WHERE a.id = 1
-  UNION ALL
-  SELECT s.collection_address, CASE WHEN s.timestamp > a.at - ${w} THEN -s.price ELSE s.price END
-    FROM volume_mark_anchor a JOIN sales s ON s.timestamp > LEAST(a.at - ${w}, ${lo}::timestamptz) AND s.timestamp <= GREATEST(a.at - ${w}, ${lo}::timestamptz)
-   WHERE a.id = 1
-) d GROUP BY 1`;
-}
+const keptVolumeDeltaSql = (lo: string, hi: string) =>
+  `SELECT d.collection_address AS address, d.delta FROM volume_mark_anchor a, ranking_volume_moved(${hi}::timestamptz - ${lo}::timestamptz, a.at, ${hi}::timestamptz) d WHERE a.id = 1`;
 
 /** statsFor's floorPrice for every collection that has one: the cheapest live VALID standard listing. */
 const FLOORS_NOW_SQL = `

@@ -121,6 +121,22 @@ CREATE TRIGGER ranking_keys_on_sale_insert AFTER INSERT ON sales REFERENCING NEW
 CREATE TRIGGER ranking_keys_on_sale_update AFTER UPDATE ON sales REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ranking_keys_on_sales();
 CREATE TRIGGER ranking_keys_on_sale_delete AFTER DELETE ON sales REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ranking_keys_on_sales();
 
+-- How much each collection's volume over a window of length w changes when the window's end moves
+-- from `a` to `hi`: the sales between the two ends come in, those between the two starts go out
+-- (signs flip when hi is before a). Two ranges of the sales' time index, as wide as the move. One
+-- definition for the refresh, which moves the kept windows, and for every reader, which moves a
+-- kept window to its own clock (src/services/ranking-keys.ts); a SQL function PostgreSQL inlines.
+CREATE FUNCTION ranking_volume_moved(w INTERVAL, a TIMESTAMPTZ, hi TIMESTAMPTZ)
+RETURNS TABLE (collection_address VARCHAR(42), delta DECIMAL) LANGUAGE sql STABLE AS $$
+  SELECT d.c, SUM(d.v) FROM (
+    SELECT s.collection_address AS c, CASE WHEN s.timestamp > a THEN s.price ELSE -s.price END AS v
+      FROM sales s WHERE s.timestamp > LEAST(a, hi) AND s.timestamp <= GREATEST(a, hi)
+    UNION ALL
+    SELECT s.collection_address, CASE WHEN s.timestamp > a - w THEN -s.price ELSE s.price END
+      FROM sales s WHERE s.timestamp > LEAST(a, hi) - w AND s.timestamp <= GREATEST(a, hi) - w
+  ) d GROUP BY d.c
+$$;
+
 -- The refresh, at the caller's clock (unix seconds and the same instant as a timestamp; the
 -- service's clock, so a fake clock keeps its meaning): every floor key not known to hold at t is
 -- computed again with its interval, and the volume anchor moves to t_at. Returns false, having done
@@ -180,16 +196,11 @@ BEGIN
     UPDATE volume_mark_anchor SET at = t_at WHERE id = 1;
   ELSIF a <> t_at THEN
     INSERT INTO collection_volume_marks AS m (collection_address, volume_24h, volume_7d)
-    SELECT d.collection_address, SUM(d.d24), SUM(d.d7) FROM (
-      SELECT s.collection_address, CASE WHEN s.timestamp > a THEN s.price ELSE -s.price END AS d24, CASE WHEN s.timestamp > a THEN s.price ELSE -s.price END AS d7
-        FROM sales s WHERE s.timestamp > LEAST(a, t_at) AND s.timestamp <= GREATEST(a, t_at)
+    SELECT x.c, SUM(x.d24), SUM(x.d7) FROM (
+      SELECT d.collection_address AS c, d.delta AS d24, 0 AS d7 FROM ranking_volume_moved(interval '24 hours', a, t_at) d
       UNION ALL
-      SELECT s.collection_address, CASE WHEN s.timestamp > a - interval '24 hours' THEN -s.price ELSE s.price END, 0
-        FROM sales s WHERE s.timestamp > LEAST(a, t_at) - interval '24 hours' AND s.timestamp <= GREATEST(a, t_at) - interval '24 hours'
-      UNION ALL
-      SELECT s.collection_address, 0, CASE WHEN s.timestamp > a - interval '168 hours' THEN -s.price ELSE s.price END
-        FROM sales s WHERE s.timestamp > LEAST(a, t_at) - interval '168 hours' AND s.timestamp <= GREATEST(a, t_at) - interval '168 hours'
-    ) d GROUP BY 1
+      SELECT d.collection_address, 0, d.delta FROM ranking_volume_moved(interval '168 hours', a, t_at) d
+    ) x GROUP BY x.c
     ON CONFLICT (collection_address) DO UPDATE SET volume_24h = m.volume_24h + EXCLUDED.volume_24h, volume_7d = m.volume_7d + EXCLUDED.volume_7d;
     UPDATE volume_mark_anchor SET at = t_at WHERE id = 1;
   END IF;
