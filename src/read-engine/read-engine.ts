@@ -222,8 +222,9 @@ export async function renderOrderList(schema: GraphQLSchema, ctx: Context, q: Or
   });
   if (row === undefined) return null;
   const text = row?.r0 ?? null;
-  if (text === null || text.includes(UNRENDERABLE)) ctx.services.readFallbacks.record('unrenderable');
-  return text === null || text.includes(UNRENDERABLE) || plan.islands.length ? null : text;
+  const unrenderable = text === null || text.includes(UNRENDERABLE);
+  if (unrenderable) ctx.services.readFallbacks.record('unrenderable');
+  return unrenderable || plan.islands.length ? null : text;
 }
 
 /** The field nodes at a path of a document's operation, and its fragments (for renderOrderList). */
