@@ -134,7 +134,7 @@ describe(`order read paths (${backendName})`, () => {
     const log = app.testDb.statements;
     log.length = 0;
     expect(await restText(paths[3]!)).toMatch(/^200 /);
-    expect(log).toHaveLength(1);
+    expect(log, log.join('\n---\n')).toHaveLength(1);
     expect(log[0]).toContain(`'{"hash":'`);
   });
 });
