@@ -13,7 +13,7 @@ import { CONSISTENCY_RESPONSE_HEADERS } from './http/consistency.js';
 import { useConsistency } from './http/consistency-plugin.js';
 import { useGraphqlStatusRule } from './http/graphql-status-plugin.js';
 import { registerServiceMetrics } from './http/service-metrics.js';
-import { logReadFallbacks } from './http/read-fallback-log.js';
+import { logReadFallbacks, logReadTemplateRefusals } from './http/read-fallback-log.js';
 import { graphiqlOptionsFor, renderGraphiQL } from './http/pages/graphiql.js';
 import { GRAPHIQL_TABS } from './http/pages/graphiql-tabs.js';
 import { usePages } from './http/pages-plugin.js';
@@ -58,6 +58,7 @@ export function createApp(services: Services, config: Config, logger: Logger, op
   registerIndexerGauges(metrics.registry, () => services.indexer.indexerStatus({ maxWaitMs: 1000 }));
   registerServiceMetrics(metrics.registry, services);
   logReadFallbacks(services, logger);
+  logReadTemplateRefusals(services, logger);
   // Without an allow-list any origin may read, never with credentials (cookies, auth).
   const cors = {
     origin: config.corsOrigins ?? '*',

@@ -21,3 +21,13 @@ export function logReadFallbacks(services: Services, logger: Logger, now: () => 
     skipped = 0;
   });
 }
+
+/** A refused template is a planner defect (src/services/read-templates.ts): each reason once per process. */
+export function logReadTemplateRefusals(services: Services, logger: Logger): () => void {
+  const seen = new Set<string>();
+  return services.readTemplates.onOutcome((outcome, reason) => {
+    if (outcome !== 'refused' || seen.has(reason ?? '')) return;
+    seen.add(reason ?? '');
+    logger.warn({ reason }, 'read engine: a query shape is planned per request, its statement cannot be a template (metric read_engine_templates_total)');
+  });
+}

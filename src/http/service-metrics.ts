@@ -4,6 +4,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Services } from '../services/index.js';
 import { READ_FALLBACK_CAUSES } from '../services/read-fallbacks.js';
+import { READ_TEMPLATE_OUTCOMES } from '../services/read-templates.js';
 
 export function registerServiceMetrics(registry: Registry, services: Services): () => void {
   const submissions = new Counter({
@@ -59,6 +60,14 @@ export function registerServiceMetrics(registry: Registry, services: Services): 
   });
   for (const cause of READ_FALLBACK_CAUSES) fallbacks.inc({ cause }, 0);
   const stopFallbacks = services.readFallbacks.onFallback((cause) => fallbacks.inc({ cause }));
+  const templates = new Counter({
+    name: 'read_engine_templates_total',
+    help: "Query shapes the engine planned for the first time, by outcome: made (later requests of the shape bind their values into its statement), volatile (planned from data or process state, per request), refused (planned per request: a planner defect, logged with its reason)",
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  for (const outcome of READ_TEMPLATE_OUTCOMES) templates.inc({ outcome }, 0);
+  const stopTemplates = services.readTemplates.onOutcome((outcome) => templates.inc({ outcome }));
 
   const pool = services.deps.db.poolStats;
   if (pool) {
@@ -80,5 +89,6 @@ export function registerServiceMetrics(registry: Registry, services: Services): 
     stop();
     stopWebhooks();
     stopFallbacks();
+    stopTemplates();
   };
 }

@@ -50,6 +50,8 @@ export const INDEXER_STATUS_TYPE: ReadType<Column> = {
 
 /** Query.indexerStatus: the cursor row (or none) and this process's view, as one JSON object. */
 export async function planIndexerStatus(p: Planner, nodes: readonly FieldNode[], _args: Record<string, unknown>, ctx: Context): Promise<string> {
+  // the process's view as it is now (the chain head, whether this instance holds the lease)
+  p.markVolatile();
   const view = await ctx.services.indexer.processView();
   const chain = p.params.add(view.chainId, '::int');
   const c = p.alias('c');

@@ -21,7 +21,7 @@ export const LISTING_REWARD_TYPE: ReadType = {
 
 /** Query.listingRewards: the ranked entries as a JSON array, or null when the program is off. */
 export function planListingRewards(p: Planner, nodes: readonly FieldNode[], _args: Record<string, unknown>, ctx: Context): string {
-  const rows = ctx.services.listingRewards.rewardRowsSql((v, cast) => p.params.add(v, cast), p.now);
+  const rows = ctx.services.listingRewards.rewardRowsSql((v, cast) => p.params.add(v, cast), p.params.at);
   if (rows === null) return `'null'`;
   const r = p.alias('r');
   const item = p.object('ListingRewardCollection', nodes, r);

@@ -13,7 +13,8 @@ import { parseOrderConnectionArgs, type OrderQuery } from '../domain/order-query
 import { parsePageArgs, type PageArgs } from '../domain/page-args.js';
 import type { Network } from '../domain/networks.js';
 import { activityCursorSql, activityFilterSql, activityScanOrder } from '../services/activity-sql.js';
-import { filterSql, keysetSql, Params, SORT_KEYS } from '../services/order-page-sql.js';
+import { unixSeconds } from '../services/clock-param.js';
+import { filterSql, keysetSql, SORT_KEYS } from '../services/order-page-sql.js';
 import type { BookParams } from '../services/token-sql.js';
 import { bookParams } from '../services/tokens.js';
 import { SALE_PAGE_RULES } from '../services/sale-history.js';
@@ -31,6 +32,7 @@ import { planAccount } from './account-reads.js';
 import { planToken, planTokens } from './token-reads.js';
 import { planIndexerStatus } from './indexer-status-reads.js';
 import { planListingRewards } from './listing-reward-reads.js';
+import { PlanParams } from './plan-params.js';
 
 /** A resolver-only field under a row of `type`: resolved per parent key after the statement. */
 export interface Island {
@@ -49,35 +51,47 @@ const DAY_SECONDS = 86_400;
 
 /** One request's planning state: its variables, the statement's parameters, aliases, islands. */
 export class QueryPlan implements Planner {
-  readonly params = new Params();
+  readonly params: PlanParams;
   readonly islands: Island[] = [];
   private aliases = 0;
   /** the request's clock in seconds, as a parameter (added on first use) */
   private nowParam: string | undefined;
+  /** planned from data or process state: not a template for other requests (./statement-template.ts) */
+  volatile = false;
 
   constructor(
     readonly schema: GraphQLSchema,
     readonly scope: SelectionScope,
-    /** the request's clock, read once (statsFor's and the resolvers' now) */
-    readonly now: Date,
+    /** the request's clock, read once (statsFor's and the resolvers' now); planners reach it through `params.at` only */
+    now: Date,
     readonly strategies: Pick<Network['strategies'], 'standardSale' | 'collectionOffer'> = { standardSale: [], collectionOffer: [] },
     /** the addresses a fix names (Order.fillability) */
     readonly operators: Pick<Network, 'exchange' | 'transferManagerERC721' | 'transferManagerERC1155'> = { exchange: '', transferManagerERC721: '', transferManagerERC1155: '' },
   ) {
+    this.params = new PlanParams(now);
     this.book = bookParams((v, cast) => this.params.add(v, cast), this.nowSql, strategies);
   }
 
-  private get nowSeconds(): bigint {
-    return BigInt(Math.floor(this.now.getTime() / 1000));
-  }
-  readonly nowSql = (): string => (this.nowParam ??= this.params.add(this.nowSeconds.toString(), '::bigint'));
-  private instants = new Map<number, string>();
-  /** an instant (epoch milliseconds) as a timestamptz parameter, one per value: the stats' window edges, computed here rather than by PostgreSQL for every row */
-  readonly instantSql = (ms: number): string => {
-    let sql = this.instants.get(ms);
-    if (!sql) this.instants.set(ms, (sql = this.params.add(new Date(ms).toISOString(), '::timestamptz')));
+  readonly nowSql = (): string => (this.nowParam ??= this.params.at(unixSeconds, '::bigint'));
+  private instants = new Map<string, string>();
+  /**
+   * The clock `secondsBack` seconds ago, floored to `unit` milliseconds, as a timestamptz
+   * parameter, one per edge: the stats' window edges, computed here rather than by PostgreSQL for
+   * every row.
+   */
+  readonly instantSql = (secondsBack: number, unit = 1): string => {
+    const key = `${secondsBack}/${unit}`;
+    let sql = this.instants.get(key);
+    if (!sql) {
+      sql = this.params.at((now) => new Date(Math.floor((now.getTime() - secondsBack * 1000) / unit) * unit).toISOString(), '::timestamptz');
+      this.instants.set(key, sql);
+    }
     return sql;
   };
+
+  markVolatile(): void {
+    this.volatile = true;
+  }
   /** the clock and the network's strategy lists, for the book's SQL (src/services/token-sql.ts) */
   readonly book: BookParams;
 
@@ -250,7 +264,7 @@ export class QueryPlan implements Planner {
    */
   private orderPage(q: OrderQuery, pin?: (o: string) => string): Page {
     const o = this.alias('o');
-    const where = filterSql(q.filter, this.nowSeconds, this.params, o);
+    const where = filterSql(q.filter, this.nowSql, this.params, o);
     if (pin) where.push(pin(o));
     const counted = [...where];
     if (q.cursor) where.push(keysetSql(q.sort, 'after', q.cursor, this.params, o));
@@ -358,7 +372,7 @@ export class QueryPlan implements Planner {
     const rk = `${c}_rank`;
     const selected = collectFields(subSelections(nodes), 'CollectionConnection', this.scope);
     const counted = [...selected.values()].some((f) => f[0]!.name.value === 'totalCount');
-    const rankSql = discovery.rankedPageQuery(q, (v) => this.params.add(v), this.now, { count: counted });
+    const rankSql = discovery.rankedPageQuery(q, (v) => this.params.add(v), this.params.at, { count: counted });
     /** `listed`: ORDER BY of the rows in list order (the ranked arrays come in scan order, reversed when paging from the end) */
     let source: { totalCount: string; hasNextPage: string; hasPreviousPage: string; listed: string; wrap: (sql: string) => string };
     let rows: string;
@@ -376,6 +390,8 @@ export class QueryPlan implements Planner {
         wrap: (sql) => `(SELECT CASE WHEN ${rk}.found_after AND ${rk}.found_before THEN ${sql} END FROM (${rankSql}) ${rk})`,
       };
     } else {
+      // ranked in JavaScript from the data: this page's statement is no other request's
+      this.markVolatile();
       const ranked = await discovery.rankCollectionPage(q).catch((e) => notRenderable(`ranking: ${e.message}`));
       rows = `unnest(${this.params.add(ranked.addresses, '::text[]')}) WITH ORDINALITY AS ${c}_(address, i)`;
       source = {

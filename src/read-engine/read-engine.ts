@@ -26,9 +26,26 @@ import { readDb } from '../services/deps.js';
 import { usedParams } from './used-params.js';
 import { UNRENDERABLE } from './json-sql.js';
 import { IslandFailed, resolveIslands } from './islands.js';
-import { isRootPlanned, QueryPlan } from './plan-query.js';
+import { isRootPlanned, QueryPlan, type Island } from './plan-query.js';
+import { bindTemplate, planTemplate, templateKey, type FreeInput, type PlannedStatement, type TemplateOutcome } from './statement-template.js';
 
 type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
+
+/** What a request of a shape needs beside its statement: the root keys its columns answer, the islands under them. */
+interface Columns {
+  keys: string[];
+  islands: Island[];
+}
+
+/** A query shape (a document with its inputs' template key), per app. */
+interface Shape<P> {
+  /** complexity and depth (the plugin's figures; they depend on `first`), null when it could not tell */
+  cost?: { complexity: number; depth: number } | null;
+  /** unset until its first request is planned */
+  outcome?: TemplateOutcome<P>;
+  /** the template's prepared statement name */
+  name?: string;
+}
 
 /** What a document's text alone says: its operation, and which root fields the engine may answer. */
 interface DocumentPlan {
@@ -38,13 +55,17 @@ interface DocumentPlan {
   roots: [string, FieldNode[]][];
   /** the same document without the rendered root fields, per set of rendered keys */
   rest: Map<string, DocumentNode>;
-  /** complexity and depth per variables (the plugin's figures; they depend on `first`) */
-  costs: Map<string, { complexity: number; depth: number }>;
+  /** the variables that may be bound rather than shape the statement (./statement-template.ts) */
+  free: FreeInput[];
+  /** per app (its deps: network, configuration): the document's shapes by template key */
+  shapes: WeakMap<object, Map<string, Shape<Columns>>>;
 }
 
 const plans = new WeakMap<DocumentNode, DocumentPlan | null>();
 /** the engine's statements are few texts sent over and over: prepared (src/db/prepared-names.ts) */
 const preparedName = createPreparedNames();
+/** shapes kept per document and app; a client that varies `first` endlessly starts them over */
+const MAX_SHAPES = 256;
 
 /** Only a query whose root selection is plain fields takes part (the first operation: the complexity plugin's). */
 function planDocument(document: DocumentNode): DocumentPlan | null {
@@ -59,8 +80,15 @@ function planDocument(document: DocumentNode): DocumentPlan | null {
   if (![...roots.values()].some(rootPlanned)) return null;
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-  return { operation, fragments, roots: [...roots], rest: new Map(), costs: new Map() };
+  const free: FreeInput[] = [];
+  for (const v of operation.variableDefinitions ?? []) {
+    const type = v.type.kind === Kind.NON_NULL_TYPE ? v.type.type : v.type;
+    if (type.kind === Kind.NAMED_TYPE && FREE_SCALARS.has(type.name.value)) free.push({ path: v.variable.name.value, kind: type.name.value as FreeInput['kind'] });
+  }
+  return { operation, fragments, roots: [...roots], rest: new Map(), free, shapes: new WeakMap() };
 }
+
+const FREE_SCALARS = new Set<string>(['Address', 'Hash', 'Uint256'] satisfies FreeInput['kind'][]);
 
 function restDocument(plan: DocumentPlan, document: DocumentNode, rendered: ReadonlySet<string>): DocumentNode {
   const id = [...rendered].join(',');
@@ -74,22 +102,91 @@ function restDocument(plan: DocumentPlan, document: DocumentNode, rendered: Read
   return doc;
 }
 
-function withinLimits(plan: DocumentPlan, args: ExecutionArgs, ctx: Context): boolean {
-  const config = ctx.services.deps.config;
-  const id = JSON.stringify(args.variableValues ?? {});
-  let cost = plan.costs.get(id);
-  if (!cost) {
-    try {
-      cost = complexityFromQuery(args.document, { schema: args.schema, variables: (args.variableValues ?? {}) as Record<string, unknown>, ctx });
-    } catch {
-      return false;
-    }
-    if (plan.costs.size > 200) plan.costs.clear();
-    plan.costs.set(id, cost);
+/** The shape of `key` in an app's shapes (made on first sight). */
+function shapeOf<P>(byApp: WeakMap<object, Map<string, Shape<P>>>, app: object, key: string): Shape<P> {
+  let shapes = byApp.get(app);
+  if (!shapes) byApp.set(app, (shapes = new Map()));
+  let shape = shapes.get(key);
+  if (!shape) {
+    if (shapes.size >= MAX_SHAPES) shapes.clear();
+    shapes.set(key, (shape = {}));
   }
-  const over = (max: number | undefined, value: number) => typeof max === 'number' && max < value;
-  return !over(config.maxQueryComplexity, cost.complexity) && !over(config.maxQueryDepth, cost.depth);
+  return shape;
 }
+
+function withinLimits(shape: Shape<Columns>, args: ExecutionArgs, ctx: Context): boolean {
+  const config = ctx.services.deps.config;
+  if (shape.cost === undefined) {
+    try {
+      shape.cost = complexityFromQuery(args.document, { schema: args.schema, variables: (args.variableValues ?? {}) as Record<string, unknown>, ctx });
+    } catch {
+      shape.cost = null;
+    }
+  }
+  const cost = shape.cost;
+  const over = (max: number | undefined, value: number) => typeof max === 'number' && max < value;
+  return cost !== null && !over(config.maxQueryComplexity, cost.complexity) && !over(config.maxQueryDepth, cost.depth);
+}
+
+/** A statement ready to send, and what answering with it needs. */
+interface Ready<P> {
+  text: string;
+  values: unknown[];
+  name: string | undefined;
+  payload: P;
+}
+
+/**
+ * The request's statement: the shape's template bound to its inputs and clock, or planned (the
+ * first request of the shape also checks whether the statement is a template). Null: nothing to render.
+ */
+async function statementFor<P>(
+  shape: Shape<P>,
+  ctx: Context,
+  free: readonly FreeInput[],
+  inputs: Record<string, unknown>,
+  plan: (inputs: Record<string, unknown>, now: Date) => Promise<PlannedStatement<P> | null>,
+  samePayload: (a: P, b: P) => boolean,
+): Promise<Ready<P> | null> {
+  const now = ctx.services.deps.now();
+  const known = shape.outcome;
+  if (known && 'template' in known) return { text: known.template.text, values: bindTemplate(known.template, inputs, now), name: shape.name, payload: known.template.payload };
+  let planned: PlannedStatement<P> | null;
+  if (known) planned = await plan(inputs, now);
+  else {
+    const made = await planTemplate(plan, inputs, free, now, samePayload);
+    planned = made.planned;
+    if (made.outcome) {
+      shape.outcome = made.outcome;
+      if ('template' in made.outcome) {
+        shape.name = preparedName(made.outcome.template.text);
+        ctx.services.readTemplates.record('made');
+      } else ctx.services.readTemplates.record(planned!.volatile ? 'volatile' : 'refused', made.outcome.none);
+    }
+  }
+  return planned && { text: planned.text, values: [...planned.values], name: preparedName(planned.text), payload: planned.payload };
+}
+
+/** A statement's parameters as sent (./used-params.ts), with the clock's functions renumbered alike. */
+function sentStatement<P>(text: string, query: QueryPlan, payload: P): PlannedStatement<P> {
+  const sent = usedParams(text, query.params.values);
+  const clock = new Map<number, (now: Date) => unknown>();
+  sent.kept.forEach((from, i) => {
+    const f = query.params.clock.get(from);
+    if (f) clock.set(i, f);
+  });
+  return { text: sent.text, values: sent.values, clock, volatile: query.volatile, payload };
+}
+
+/** Two plannings' columns and islands (the islands' field nodes are the document's own). */
+const sameColumns = (a: Columns, b: Columns) =>
+  a.keys.length === b.keys.length &&
+  a.keys.every((k, i) => k === b.keys[i]) &&
+  a.islands.length === b.islands.length &&
+  a.islands.every((x, i) => {
+    const y = b.islands[i]!;
+    return x.type === y.type && x.key === y.key && x.nodes.length === y.nodes.length && x.nodes.every((n, j) => n === y.nodes[j]);
+  });
 
 /** Executes `args` with the engine where it can, `ordinary` elsewhere. */
 export async function executeWithEngine(args: ExecutionArgs, ordinary: Execute): Promise<ExecutionResult> {
@@ -119,17 +216,10 @@ function documentPlan(document: DocumentNode): DocumentPlan | null {
   return plan;
 }
 
-/** The response text, or null: `ordinary` answers the whole document. */
-async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | null> {
-  const plan = documentPlan(args.document);
-  const ctx = args.contextValue as Context;
-  if (!plan || !ctx.services.deps.config.readEngine) return null;
-  if (args.operationName != null && args.operationName !== plan.operation.name?.value) return null;
-  const variables = getVariableValues(args.schema, plan.operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>);
-  if (variables.errors || !withinLimits(plan, args, ctx)) return null;
-
+/** The document's root fields the engine renders, planned for `variables` at `now`, as one statement. */
+async function planRoots(args: ExecutionArgs, plan: DocumentPlan, variables: Record<string, unknown>, now: Date, ctx: Context): Promise<PlannedStatement<Columns> | null> {
   const deps = ctx.services.deps;
-  const query = new QueryPlan(args.schema, { schema: args.schema, fragments: plan.fragments, variables: variables.coerced }, deps.now(), deps.network.strategies, deps.network);
+  const query = new QueryPlan(args.schema, { schema: args.schema, fragments: plan.fragments, variables }, now, deps.network.strategies, deps.network);
   // planned in selection order (aliases and parameters number the same way for the same request)
   const columns: { key: string; sql: string }[] = [];
   for (const [key, nodes] of plan.roots) {
@@ -138,13 +228,31 @@ async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | 
     if (sql !== null) columns.push({ key, sql });
   }
   if (!columns.length) return null;
-  const rendered = new Set(columns.map((c) => c.key));
+  return sentStatement(`SELECT ${columns.map((c, i) => `${c.sql} AS r${i}`).join(', ')}`, query, { keys: columns.map((c) => c.key), islands: query.islands });
+}
+
+/** The response text, or null: `ordinary` answers the whole document. */
+async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | null> {
+  const plan = documentPlan(args.document);
+  const ctx = args.contextValue as Context;
+  if (!plan || !ctx.services.deps.config.readEngine) return null;
+  if (args.operationName != null && args.operationName !== plan.operation.name?.value) return null;
+  const variables = getVariableValues(args.schema, plan.operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>);
+  if (variables.errors) return null;
+  const inputs = variables.coerced as Record<string, unknown>;
+  const deps = ctx.services.deps;
+  const shape = shapeOf(plan.shapes, deps, templateKey(inputs, plan.free));
+  if (!withinLimits(shape, args, ctx)) return null;
+
+  const statement = await statementFor(shape, ctx, plan.free, inputs, (v, now) => planRoots(args, plan, v, now, ctx), sameColumns);
+  if (!statement) return null;
+  const { keys, islands } = statement.payload;
+  const rendered = new Set(keys);
   // the other root fields start now, so their first statements join the engine's in one batch
   const rest = rendered.size < plan.roots.length ? Promise.resolve(ordinary({ ...args, document: restDocument(plan, args.document, rendered) })).catch(() => null) : null;
   // through the request's statement batch (src/db/statement-batch.ts)
-  const sent = usedParams(`SELECT ${columns.map((c, i) => `${c.sql} AS r${i}`).join(', ')}`, query.params.values);
   let failed = false;
-  const [row] = await ctx.sql.query<Record<string, string | null>>(sent.text, sent.values, preparedName(sent.text)).catch((err: unknown) => {
+  const [row] = await ctx.sql.query<Record<string, string | null>>(statement.text, statement.values, statement.name).catch((err: unknown) => {
     failed = true;
     ctx.services.readFallbacks.record('database-error', err);
     return [null];
@@ -156,7 +264,7 @@ async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | 
   };
   // an order looked up on a replica that has not replayed it yet: the resolver reads the primary
   const readsReplica = readDb(deps) !== deps.db;
-  let texts = columns.map((_c, i) => row?.[`r${i}`] ?? null);
+  let texts = keys.map((_k, i) => row?.[`r${i}`] ?? null);
   // something below a root field could not be rendered as the resolvers would: they answer it all
   const unrenderable = texts.some((t) => t === null || t.includes(UNRENDERABLE));
   if (unrenderable || (readsReplica && texts.includes('null'))) {
@@ -164,7 +272,7 @@ async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | 
     return fallback();
   }
   try {
-    if (query.islands.length) texts = await resolveIslands(texts as string[], query.islands, args, plan.operation);
+    if (islands.length) texts = await resolveIslands(texts as string[], islands, args, plan.operation);
   } catch (err) {
     if (err instanceof IslandFailed) {
       ctx.services.readFallbacks.record('island-failed', err);
@@ -175,7 +283,7 @@ async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | 
   const others = rest && (await rest);
   // anything that went wrong among the others: their errors and null-bubbling are the executor's
   if (rest && (!others || others.errors?.length || !others.data)) return null;
-  const byKey = new Map(columns.map((c, i) => [c.key, texts[i]!]));
+  const byKey = new Map(keys.map((k, i) => [k, texts[i]!]));
   let text = '{"data":{';
   plan.roots.forEach(([key], i) => {
     const value = byKey.get(key) ?? JSON.stringify((others!.data as Record<string, unknown>)[key]);
@@ -210,13 +318,19 @@ function jsonResult(text: string): ExecutionResult {
  * answer instead (engine off, a value it cannot render, an unknown cursor, a database error).
  * The schema is the caller's: the engine sits below src/schema/.
  */
-export async function renderOrderList(schema: GraphQLSchema, ctx: Context, q: OrderQuery, node: { nodes: readonly FieldNode[]; fragments: Record<string, FragmentDefinitionNode> }): Promise<string | null> {
+export async function renderOrderList(schema: GraphQLSchema, ctx: Context, q: OrderQuery, node: OrderListNode): Promise<string | null> {
   const deps = ctx.services.deps;
   if (!deps.config.readEngine) return null;
-  const plan = new QueryPlan(schema, { schema, fragments: node.fragments, variables: {} }, deps.now(), deps.network.strategies, deps.network);
-  const sql = plan.orderList(node.nodes, q);
-  const sent = usedParams(`SELECT ${sql} AS r0`, plan.params.values);
-  const [row] = await ctx.sql.query<{ r0: string | null }>(sent.text, sent.values, preparedName(sent.text)).catch((err: unknown) => {
+  const inputs = q as unknown as Record<string, unknown>;
+  const shape = shapeOf(listShapes(node), deps, templateKey(inputs, ORDER_QUERY_FREE));
+  const plan = async (v: Record<string, unknown>, now: Date) => {
+    const query = new QueryPlan(schema, { schema, fragments: node.fragments, variables: {} }, now, deps.network.strategies, deps.network);
+    const sql = query.orderList(node.nodes, v as unknown as OrderQuery);
+    return sentStatement(`SELECT ${sql} AS r0`, query, { islands: query.islands.length });
+  };
+  const statement = await statementFor(shape, ctx, ORDER_QUERY_FREE, inputs, plan, (a, b) => a.islands === b.islands);
+  if (!statement) return null;
+  const [row] = await ctx.sql.query<{ r0: string | null }>(statement.text, statement.values, statement.name).catch((err: unknown) => {
     ctx.services.readFallbacks.record('database-error', err);
     return [undefined];
   });
@@ -224,7 +338,28 @@ export async function renderOrderList(schema: GraphQLSchema, ctx: Context, q: Or
   const text = row?.r0 ?? null;
   const unrenderable = text === null || text.includes(UNRENDERABLE);
   if (unrenderable) ctx.services.readFallbacks.record('unrenderable');
-  return unrenderable || plan.islands.length ? null : text;
+  return unrenderable || statement.payload.islands ? null : text;
+}
+
+type OrderListNode = { nodes: readonly FieldNode[]; fragments: Record<string, FragmentDefinitionNode> };
+
+/** The parts of a parsed order query a list's statement binds rather than branches on. */
+const ORDER_QUERY_FREE: readonly FreeInput[] = [
+  { path: 'filter.hash', kind: 'Hash' },
+  { path: 'filter.collection', kind: 'Address' },
+  { path: 'filter.tokenId', kind: 'Uint256' },
+  { path: 'filter.signer', kind: 'Address' },
+  { path: 'filter.strategy', kind: 'Address' },
+  { path: 'filter.currency', kind: 'Address' },
+  { path: 'cursor', kind: 'Hash' },
+  { path: 'before', kind: 'Hash' },
+];
+
+const orderListShapes = new WeakMap<OrderListNode, WeakMap<object, Map<string, Shape<{ islands: number }>>>>();
+function listShapes(node: OrderListNode) {
+  let shapes = orderListShapes.get(node);
+  if (!shapes) orderListShapes.set(node, (shapes = new WeakMap()));
+  return shapes;
 }
 
 /** The field nodes at a path of a document's operation, and its fragments (for renderOrderList). */

@@ -4,9 +4,9 @@
 // each other.
 import type { FieldNode, GraphQLSchema } from 'graphql';
 import type { Network } from '../domain/networks.js';
-import type { Params } from '../services/order-page-sql.js';
 import type { BookParams } from '../services/token-sql.js';
 import type { SelectionScope } from './selection.js';
+import type { PlanParams } from './plan-params.js';
 
 /** What a field reads, over the row alias `t` of its type; `now()` is the request's clock in seconds (SQL, a parameter added on first use). */
 export type FieldRead<Col extends string> =
@@ -63,10 +63,8 @@ export type RankKey = { volume: { seconds: number; sql: string } } | { floor: st
 export interface Planner {
   readonly schema: GraphQLSchema;
   readonly scope: SelectionScope;
-  /** the statement's parameters */
-  readonly params: Params;
-  /** the request's clock, read once (statsFor's and the resolvers' now) */
-  readonly now: Date;
+  /** the statement's parameters; a value computed from the request's clock is added with `params.at` */
+  readonly params: PlanParams;
   readonly strategies: Pick<Network['strategies'], 'standardSale' | 'collectionOffer'>;
   /** the addresses a fix names (Order.fillability) */
   readonly operators: Pick<Network, 'exchange' | 'transferManagerERC721' | 'transferManagerERC1155'>;
@@ -76,8 +74,10 @@ export interface Planner {
   readonly rankKeys: ReadonlyMap<string, RankKey>;
   /** the request's clock in seconds, as a parameter */
   nowSql(): string;
-  /** an instant (epoch milliseconds) as a timestamptz parameter */
-  instantSql(ms: number): string;
+  /** the clock `secondsBack` seconds ago, floored to `unit` milliseconds, as a timestamptz parameter */
+  instantSql(secondsBack: number, unit?: number): string;
+  /** the plan reads data or process state (the indexer's view): it is this request's only */
+  markVolatile(): void;
   /** leaves the root field to its resolvers (a selection with no SQL rendering) */
   unrenderable(why: string): never;
   alias(prefix: string): string;

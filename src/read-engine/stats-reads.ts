@@ -36,9 +36,8 @@ const etherOrNull = (sql: string) => `CASE WHEN ${sql} IS NULL THEN 'null' ELSE 
  */
 export function planCollectionStats(p: Planner, nodes: readonly FieldNode[], t: string): string {
   const a = `${t}.address`;
-  const nowMs = p.now.getTime();
   // edges in JavaScript, as statsFor's: UTC days and hours of the request's clock
-  const instant = (secondsBack: number, unit = 1) => p.instantSql(Math.floor((nowMs - secondsBack * 1000) / unit) * unit);
+  const instant = (secondsBack: number, unit = 1) => p.instantSql(secondsBack, unit);
   // the prefix sums the fields need, by edge (seconds before now), each computed once below
   const edges = new Map<number, string>();
   const prefix = (secondsBack: number) => {

@@ -9,6 +9,7 @@ import { rankCollections, type CollectionOrder } from '../domain/collection-rank
 import { ServiceError } from '../domain/errors.js';
 import { pageOfScan, type PageQuery, type PageRules } from '../domain/page-args.js';
 import type { Collection, Prisma } from '../generated/prisma/client.js';
+import { clockParams, type AddClockParam } from './clock-param.js';
 import { readDb, type ServiceDeps } from './deps.js';
 import { createRankingKeys, DAY_MS, rankedPageSql } from './ranking-keys.js';
 
@@ -57,13 +58,15 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
    * where JavaScript ranks. The read engine puts it inside the page's
    * own statement (src/read-engine/plan-query.ts); rankInSql runs it alone.
    */
-  function rankedPageQuery(q: CollectionQuery, add: (v: unknown) => string, now: Date, { count = true } = {}): string | null {
+  function rankedPageQuery(q: CollectionQuery, add: (v: unknown) => string, at: AddClockParam, { count = true } = {}): string | null {
     const order = q.orderBy;
     // a name filter is Prisma's case-insensitive contains; NAME and CHANGE_24H rank in JavaScript
     if ((order !== 'VOLUME_24H' && order !== 'VOLUME_7D' && order !== 'FLOOR') || q.filter.nameContains) return null;
-    const nowMs = now.getTime();
-    const loMs = nowMs - (order === 'VOLUME_24H' ? 1 : 7) * DAY_MS;
-    const clock = (order === 'FLOOR' ? [Math.floor(nowMs / 1000)] : [new Date(loMs).toISOString(), now.toISOString()]).map(add);
+    const days = order === 'VOLUME_24H' ? 1 : 7;
+    const clock =
+      order === 'FLOOR'
+        ? [at((now) => Math.floor(now.getTime() / 1000))]
+        : [at((now) => new Date(now.getTime() - days * DAY_MS).toISOString()), at((now) => now.toISOString())];
     const where = ['true'];
     if (q.filter.type) where.push(`c.type = ${add(q.filter.type)}::"CollectionType"`);
     if (q.filter.isVerified != null) where.push(`c.is_verified = ${add(q.filter.isVerified)}`);
@@ -74,7 +77,8 @@ export function createCollectionDiscoveryService(deps: ServiceDeps) {
   /** A ranking by a volume or the floor, in one statement (ranking-keys.ts); null: not one of those. */
   async function rankInSql(q: CollectionQuery): Promise<RankedPage | null> {
     const params: unknown[] = [];
-    const sql = rankedPageQuery(q, (v) => `$${params.push(v)}`, deps.now());
+    const add = (v: unknown) => `$${params.push(v)}`;
+    const sql = rankedPageQuery(q, add, clockParams(add, deps.now()));
     if (sql === null) return null;
     const [row] = await readDb(deps).sql.query<{ total: number; found_after: boolean; found_before: boolean; addresses: string[] }>(sql, params);
     if (!row!.found_after) throw unknownCursor('after', q.after!);

@@ -16,6 +16,7 @@ import { createOrderService } from './orders.js';
 import { createOrderSubmissionService } from './order-submission.js';
 import { createOverviewService } from './overview.js';
 import { createReadFallbacks } from './read-fallbacks.js';
+import { createReadTemplates } from './read-templates.js';
 import { createSaleHistoryService } from './sale-history.js';
 import { createKeptRankingKeys } from './kept-ranking-keys.js';
 import { createSalesService } from './sales.js';
@@ -49,6 +50,7 @@ export function createServices(deps: ServiceDeps) {
     eventStream: createMarketEventStreamService(deps),
     webhooks: createWebhookService(deps),
     readFallbacks: createReadFallbacks(),
+    readTemplates: createReadTemplates(),
   };
 }
 

@@ -4,6 +4,7 @@
 // The market data comes from the operator feed in ./market-data.ts, exposed here because it
 // exists for this program (one service object for the mutation, the CLI and the read).
 import type { StatementBatch } from '../db/statement-batch.js';
+import { clockParams, unixSeconds, type AddClockParam } from './clock-param.js';
 import { readDb, type ServiceDeps } from './deps.js';
 import { createMarketDataService } from './market-data.js';
 
@@ -24,11 +25,11 @@ export function createListingRewardsService(deps: ServiceDeps) {
    * (1-based). null when the program is off. Both the resolver (below) and the read engine
    * (src/read-engine/listing-reward-reads.ts) read these rows, so the rule is written once.
    */
-  function rewardRowsSql(add: AddParam, now: Date): string | null {
+  function rewardRowsSql(add: AddParam, at: AddClockParam): string | null {
     const { enabled, points, maxAgeSeconds } = deps.config.listingRewards;
     if (!enabled) return null;
-    const nowSeconds = add(Math.floor(now.getTime() / 1000).toString(), '::bigint');
-    const since = add(new Date(now.getTime() - maxAgeSeconds * 1000).toISOString(), '::timestamptz');
+    const nowSeconds = at(unixSeconds, '::bigint');
+    const since = at((now) => new Date(now.getTime() - maxAgeSeconds * 1000).toISOString(), '::timestamptz');
     const standard = add(deps.network.strategies.standardSale, '::text[]');
     const pointsByRank = add(points, '::int[]');
     return `SELECT r.address, r.volume_24h_global::text AS volume_24h_global,
@@ -48,7 +49,8 @@ export function createListingRewardsService(deps: ServiceDeps) {
   /** `runner`: a request's statement batch (the statement is JSON-safe: amounts cast to text). */
   async function topListingRewards(runner: StatementBatch = readDb(deps).sql): Promise<ListingRewardEntry[] | null> {
     const values: unknown[] = [];
-    const rowsSql = rewardRowsSql((v, cast = '') => `$${values.push(v)}${cast}`, deps.now());
+    const add: AddParam = (v, cast = '') => `$${values.push(v)}${cast}`;
+    const rowsSql = rewardRowsSql(add, clockParams(add, deps.now()));
     if (rowsSql === null) return null;
     const rows = await runner.query<{ address: string; volume_24h_global: string; floor: string; points: number }>(`${rowsSql} ORDER BY r.rank`, values);
     return rows.map((r) => ({ collectionAddress: r.address, volume24hGlobal: r.volume_24h_global, floorGlobal: r.floor, points: r.points }));

@@ -106,7 +106,8 @@ function effectiveStatusSql(status: OrderStatusName, now: () => string, o: strin
 }
 
 /** SQL twin of whereFilter (./order-where.ts), over the orders row `o` (an alias). */
-export function filterSql(f: OrderFilter, nowSeconds: bigint, p: Params, o = 'o'): string[] {
+/** `now`: adds the clock (unix seconds) as a parameter and returns its placeholder; called only if a status needs it. */
+export function filterSql(f: OrderFilter, now: () => string, p: Params, o = 'o'): string[] {
   const and: string[] = [];
   if (f.hash) and.push(`${o}.hash = ${p.add(f.hash)}`);
   if (f.isOrderAsk !== undefined) and.push(`${o}.is_order_ask = ${f.isOrderAsk ? 'true' : 'false'}`);
@@ -123,8 +124,8 @@ export function filterSql(f: OrderFilter, nowSeconds: bigint, p: Params, o = 'o'
   if (f.statuses?.length) {
     // one parameter, added only if a status needs it (an unused parameter has no type: an error)
     let param: string | undefined;
-    const now = () => (param ??= p.add(nowSeconds.toString(), '::bigint'));
-    const parts = f.statuses.map((s) => effectiveStatusSql(s, now, o));
+    const once = () => (param ??= now());
+    const parts = f.statuses.map((s) => effectiveStatusSql(s, once, o));
     and.push(parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`);
   }
   return and;
@@ -152,7 +153,7 @@ export interface OrderPageStatement {
 /** One statement for one page: LIMIT page size + 1 (the extra row says whether more exist). */
 export function orderPageStatement(q: OrderQuery, plan: OrderReadPlan, nowSeconds: bigint): OrderPageStatement {
   const p = new Params();
-  const where = filterSql(q.filter, nowSeconds, p);
+  const where = filterSql(q.filter, () => p.add(nowSeconds.toString(), '::bigint'), p);
   if (q.cursor) where.push(keysetSql(q.sort, 'after', q.cursor, p));
   if (q.before) where.push(keysetSql(q.sort, 'before', q.before, p));
   const { keys, desc } = SORT_KEYS[q.sort];
@@ -178,6 +179,6 @@ export function orderPageStatement(q: OrderQuery, plan: OrderReadPlan, nowSecond
  */
 export function orderCountStatement(q: OrderQuery, nowSeconds: bigint): { text: string; values: unknown[] } {
   const p = new Params();
-  const where = filterSql(q.filter, nowSeconds, p);
+  const where = filterSql(q.filter, () => p.add(nowSeconds.toString(), '::bigint'), p);
   return { text: `SELECT COUNT(*)::text AS n FROM orders o${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, values: p.values };
 }

@@ -139,6 +139,37 @@ describe(`order read paths (${backendName})`, () => {
   });
 });
 
+describe(`GET /api/v1/orders through its statement template (${backendName})`, () => {
+  it('binds each collection, signer, token, cursor and clock as the resolvers answer them, refusing no template', async () => {
+    const refused: string[] = [];
+    let made = 0;
+    const stop = app.services.readTemplates.onOutcome((outcome, reason) => (outcome === 'made' ? made++ : outcome === 'refused' && refused.push(reason ?? '')));
+    const signers = [...new Set(book.map((o) => o.signer))].slice(0, 3);
+    const checked = async (path: string) => expect(await restText(path), path).toBe(await withPrismaPath(() => restText(path)));
+    try {
+      for (const at of [FIXED_NOW, new Date(FIXED_NOW.getTime() + 3 * 86_400_000 + 1234)]) {
+        app.clock.now = at;
+        for (const collection of fixtureCollections) {
+          const base = `/api/v1/orders?collection=${collection}&isOrderAsk=true&status[]=VALID&sort=PRICE_ASC&pagination[first]=3`;
+          await checked(base);
+          // the next page from each order of the first, as a bot pages
+          const page = JSON.parse((await restText(base)).slice(4)).data as { hash: string }[];
+          for (const o of page) await checked(`${base}&pagination[cursor]=${o.hash}`);
+          for (const signer of signers) await checked(`/api/v1/orders?collection=${collection}&signer=${signer}&status[]=VALID&status[]=EXPIRED&pagination[first]=4`);
+          for (const tokenId of ['1', '2', HUGE.toString()]) await checked(`/api/v1/orders?collection=${collection}&tokenId=${tokenId}&sort=NEWEST&pagination[first]=4`);
+        }
+      }
+    } finally {
+      app.clock.now = FIXED_NOW;
+      stop();
+    }
+    expect(refused).toEqual([]);
+    // a shape per filter set (the first page, a cursor, a signer, a token), not per value
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThanOrEqual(4);
+  });
+});
+
 describe(`backward paging (${backendName})`, () => {
   const BACK = `query($sort: OrderSort, $last: Int, $before: String, $filter: OrderFilterInput) {
     orders(sort: $sort, last: $last, before: $before, filter: $filter) {
