@@ -1,6 +1,7 @@
 // The read engine's statement failing is a defect or an outage, and the resolvers answering in
 // its place hide it from the client (the answer is right, only slower): so it is logged, with the
-// database's message, at most once a minute (an outage fails every request).
+// database's message, at most once a minute (an outage fails every request). A query shape that
+// cannot have a statement template is logged too, once per reason.
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 

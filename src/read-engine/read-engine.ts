@@ -5,7 +5,8 @@
 // selection order. Byte for byte what the resolvers answer (test/read-engine/); wherever it cannot
 // promise that (argument or variable errors, an unknown cursor, a value it cannot render, any
 // database error, a query over the complexity limit) the ordinary executor answers instead, and
-// raises the errors as before.
+// raises the errors as before. A query shape is planned once: later requests bind their values
+// and clock into its statement (./statement-template.ts).
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import {
   execute,
