@@ -352,6 +352,11 @@ const ORDER_QUERY_FREE: readonly FreeInput[] = [
   { path: 'filter.signer', kind: 'Address' },
   { path: 'filter.strategy', kind: 'Address' },
   { path: 'filter.currency', kind: 'Address' },
+  { path: 'filter.nonce', kind: 'Uint256' },
+  { path: 'filter.priceMin', kind: 'Uint256' },
+  { path: 'filter.priceMax', kind: 'Uint256' },
+  { path: 'filter.startTime', kind: 'Uint256' },
+  { path: 'filter.endTime', kind: 'Uint256' },
   { path: 'cursor', kind: 'Hash' },
   { path: 'before', kind: 'Hash' },
 ];

@@ -80,7 +80,13 @@ export async function planTemplate<P>(
   let others = inputs;
   for (const f of set) others = withValueAt(others, f.path, otherValue(f.kind, taken));
   const later = new Date(now.getTime() + PROBE_SHIFT_MS);
-  const [byValue, byClock] = await Promise.all([set.length ? plan(others, now) : planned, plan(inputs, later)]);
+  let byValue: PlannedStatement<P> | null;
+  let byClock: PlannedStatement<P> | null;
+  try {
+    [byValue, byClock] = await Promise.all([set.length ? plan(others, now) : planned, plan(inputs, later)]);
+  } catch (err) {
+    return { planned, outcome: { none: `planning at another value or clock failed: ${err instanceof Error ? err.message : String(err)}` } };
+  }
   const same = (x: PlannedStatement<P> | null): x is PlannedStatement<P> =>
     x !== null && !x.volatile && x.text === planned.text && x.values.length === planned.values.length && samePayload(x.payload, planned.payload);
   if (!same(byValue)) return { planned, outcome: { none: 'an Address, Hash or Uint256 input shaped the statement' } };

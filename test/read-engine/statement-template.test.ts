@@ -60,6 +60,13 @@ describe('statement templates', () => {
     expect(await refusal((_v, now) => ['SELECT $1', [seconds(now)], { 0: () => 0 }])).toMatch(/not the same function of the clock/);
     // the clock in the text
     expect(await refusal((_v, now) => [`SELECT ${now.getUTCHours() > 12 ? 1 : 2}`, []])).toMatch(/clock shaped/);
+    // a planning that fails at another clock (the request's own planning stands)
+    expect(
+      await refusal((_v, now) => {
+        if (now.getTime() !== NOW.getTime()) throw new Error('no such day');
+        return ['SELECT 1', []];
+      }),
+    ).toMatch(/failed: no such day/);
     // and a statement that only binds has its template
     expect(await refusal((v) => ['SELECT $1', [v.collection]])).toBe('template');
   });
