@@ -52,22 +52,26 @@ export function registerServiceMetrics(registry: Registry, services: Services): 
     },
   });
 
-  const fallbacks = new Counter({
-    name: 'read_engine_fallbacks_total',
-    help: 'Reads the engine handed to the resolvers, by cause: database-error (its statement failed: a defect or an outage), unrenderable (a value it cannot render as the resolvers would), replica-behind, island-failed',
-    labelNames: ['cause'] as const,
-    registers: [registry],
-  });
-  for (const cause of READ_FALLBACK_CAUSES) fallbacks.inc({ cause }, 0);
-  const stopFallbacks = services.readFallbacks.onFallback((cause) => fallbacks.inc({ cause }));
-  const templates = new Counter({
-    name: 'read_engine_templates_total',
-    help: "Query shapes the engine planned for the first time, by outcome: made (later requests of the shape bind their values into its statement), volatile (planned from data or process state, per request), refused (planned per request: a planner defect, logged with its reason)",
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  for (const outcome of READ_TEMPLATE_OUTCOMES) templates.inc({ outcome }, 0);
-  const stopTemplates = services.readTemplates.onOutcome((outcome) => templates.inc({ outcome }));
+  /** A counter by one label, every value shown from 0, counted at each occurrence `on` reports. */
+  const countedBy = <L extends string>(name: string, help: string, label: L, values: readonly string[], on: (count: (value: string) => void) => () => void) => {
+    const counter = new Counter({ name, help, labelNames: [label], registers: [registry] });
+    for (const value of values) counter.inc({ [label]: value } as Record<L, string>, 0);
+    return on((value) => counter.inc({ [label]: value } as Record<L, string>));
+  };
+  const stopFallbacks = countedBy(
+    'read_engine_fallbacks_total',
+    'Reads the engine handed to the resolvers, by cause: database-error (its statement failed: a defect or an outage), unrenderable (a value it cannot render as the resolvers would), replica-behind, island-failed',
+    'cause',
+    READ_FALLBACK_CAUSES,
+    (count) => services.readFallbacks.onFallback((cause) => count(cause)),
+  );
+  const stopTemplates = countedBy(
+    'read_engine_templates_total',
+    'Query shapes the engine planned for the first time, by outcome: made (later requests of the shape bind their values into its statement), volatile (planned from data or process state, per request), refused (planned per request: a planner defect, logged with its reason)',
+    'outcome',
+    READ_TEMPLATE_OUTCOMES,
+    (count) => services.readTemplates.onOutcome((outcome) => count(outcome)),
+  );
 
   const pool = services.deps.db.poolStats;
   if (pool) {

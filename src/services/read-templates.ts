@@ -5,23 +5,14 @@
 // status) never make one; any other refusal is a planner that reads an input or the clock in a
 // way the template cannot reproduce: correct answers, slower. Counted by outcome in /metrics
 // (read_engine_templates_total) and refusals logged with their reason.
+import { createListeners } from './listeners.js';
+
 export const READ_TEMPLATE_OUTCOMES = ['made', 'volatile', 'refused'] as const;
 export type ReadTemplateOutcome = (typeof READ_TEMPLATE_OUTCOMES)[number];
 
-type Listener = (outcome: ReadTemplateOutcome, reason?: string) => void;
-
 export function createReadTemplates() {
-  const listeners = new Set<Listener>();
-  return {
-    record(outcome: ReadTemplateOutcome, reason?: string): void {
-      for (const l of listeners) l(outcome, reason);
-    },
-    /** Calls `listener` at every shape's first planning; returns its removal. */
-    onOutcome(listener: Listener): () => void {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
+  const listeners = createListeners<[outcome: ReadTemplateOutcome, reason?: string]>();
+  return { record: listeners.emit, onOutcome: listeners.on };
 }
 
 export type ReadTemplates = ReturnType<typeof createReadTemplates>;

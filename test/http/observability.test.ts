@@ -140,4 +140,28 @@ describe(`logs and metrics (${backendName})`, () => {
     expect(warns.length - warnsBefore).toBe(before === 0 ? 1 : 0);
     if (before === 0) expect(warns.at(-1)!.err).toContain('simulated');
   });
+
+  it("counts query shapes by template outcome; a refused template is logged once per reason", async () => {
+    const counter = async (outcome: string) => {
+      const text = await (await fetchApp('/metrics')).text();
+      return Number(new RegExp(`^read_engine_templates_total\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
+    };
+    const [made, volatile] = [await counter('made'), await counter('volatile')];
+    // a shape new to this app: its first request makes the template, the next ones bind into it
+    const query = 'query($a: Address!) { collection(address: $a) { address name } }';
+    for (const a of ['0x' + '1'.repeat(40), '0x' + '2'.repeat(40), '0x' + '3'.repeat(40)]) expect((await gql({ query, variables: { a } })).status).toBe(200);
+    expect(await counter('made')).toBe(made + 1);
+    // the indexer's status is the process's view of this moment: planned per request, counted once as a shape
+    for (let i = 0; i < 2; i++) await gql({ query: '{ indexerStatus { running } }' });
+    expect(await counter('volatile')).toBe(volatile + 1);
+    const refused = await counter('refused');
+    const warnsBefore = lines.filter((l) => l.level === LEVEL.warn && String(l.msg).includes('planned per request')).length;
+    for (const reason of ['parameter 3: moved with the clock but not declared so', 'parameter 3: moved with the clock but not declared so', 'another reason']) {
+      running.services.readTemplates.record('refused', reason);
+    }
+    expect(await counter('refused')).toBe(refused + 3);
+    const warns = lines.filter((l) => l.level === LEVEL.warn && String(l.msg).includes('planned per request'));
+    expect(warns.length - warnsBefore).toBe(2);
+    expect(warns.at(-1)!.reason).toBe('another reason');
+  });
 });
