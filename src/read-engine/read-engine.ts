@@ -21,14 +21,13 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { Context } from '../context.js';
-import { createPreparedNames } from '../db/prepared-names.js';
 import type { OrderQuery } from '../domain/order-query.js';
 import { readDb } from '../services/deps.js';
-import { usedParams } from './used-params.js';
 import { UNRENDERABLE } from './json-sql.js';
 import { IslandFailed, resolveIslands } from './islands.js';
 import { isRootPlanned, QueryPlan, type Island } from './plan-query.js';
-import { bindTemplate, planTemplate, templateKey, type FreeInput, type PlannedStatement, type TemplateOutcome } from './statement-template.js';
+import { sentStatement, shapeOf, statementFor, type Shape } from './query-shapes.js';
+import { templateKey, type FreeInput, type PlannedStatement } from './statement-template.js';
 
 type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
 
@@ -36,16 +35,6 @@ type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResu
 interface Columns {
   keys: string[];
   islands: Island[];
-}
-
-/** A query shape (a document with its inputs' template key), per app. */
-interface Shape<P> {
-  /** complexity and depth (the plugin's figures; they depend on `first`), null when it could not tell */
-  cost?: { complexity: number; depth: number } | null;
-  /** unset until its first request is planned */
-  outcome?: TemplateOutcome<P>;
-  /** the template's prepared statement name */
-  name?: string;
 }
 
 /** What a document's text alone says: its operation, and which root fields the engine may answer. */
@@ -63,10 +52,6 @@ interface DocumentPlan {
 }
 
 const plans = new WeakMap<DocumentNode, DocumentPlan | null>();
-/** the engine's statements are few texts sent over and over: prepared (src/db/prepared-names.ts) */
-const preparedName = createPreparedNames();
-/** shapes kept per document and app; a client that varies `first` endlessly starts them over */
-const MAX_SHAPES = 256;
 
 /** Only a query whose root selection is plain fields takes part (the first operation: the complexity plugin's). */
 function planDocument(document: DocumentNode): DocumentPlan | null {
@@ -103,18 +88,6 @@ function restDocument(plan: DocumentPlan, document: DocumentNode, rendered: Read
   return doc;
 }
 
-/** The shape of `key` in an app's shapes (made on first sight). */
-function shapeOf<P>(byApp: WeakMap<object, Map<string, Shape<P>>>, app: object, key: string): Shape<P> {
-  let shapes = byApp.get(app);
-  if (!shapes) byApp.set(app, (shapes = new Map()));
-  let shape = shapes.get(key);
-  if (!shape) {
-    if (shapes.size >= MAX_SHAPES) shapes.clear();
-    shapes.set(key, (shape = {}));
-  }
-  return shape;
-}
-
 function withinLimits(shape: Shape<Columns>, args: ExecutionArgs, ctx: Context): boolean {
   const config = ctx.services.deps.config;
   if (shape.cost === undefined) {
@@ -127,56 +100,6 @@ function withinLimits(shape: Shape<Columns>, args: ExecutionArgs, ctx: Context):
   const cost = shape.cost;
   const over = (max: number | undefined, value: number) => typeof max === 'number' && max < value;
   return cost !== null && !over(config.maxQueryComplexity, cost.complexity) && !over(config.maxQueryDepth, cost.depth);
-}
-
-/** A statement ready to send, and what answering with it needs. */
-interface Ready<P> {
-  text: string;
-  values: unknown[];
-  name: string | undefined;
-  payload: P;
-}
-
-/**
- * The request's statement: the shape's template bound to its inputs and clock, or planned (the
- * first request of the shape also checks whether the statement is a template). Null: nothing to render.
- */
-async function statementFor<P>(
-  shape: Shape<P>,
-  ctx: Context,
-  free: readonly FreeInput[],
-  inputs: Record<string, unknown>,
-  plan: (inputs: Record<string, unknown>, now: Date) => Promise<PlannedStatement<P> | null>,
-  samePayload: (a: P, b: P) => boolean,
-): Promise<Ready<P> | null> {
-  const now = ctx.services.deps.now();
-  const known = shape.outcome;
-  if (known && 'template' in known) return { text: known.template.text, values: bindTemplate(known.template, inputs, now), name: shape.name, payload: known.template.payload };
-  let planned: PlannedStatement<P> | null;
-  if (known) planned = await plan(inputs, now);
-  else {
-    const made = await planTemplate(plan, inputs, free, now, samePayload);
-    planned = made.planned;
-    if (made.outcome) {
-      shape.outcome = made.outcome;
-      if ('template' in made.outcome) {
-        shape.name = preparedName(made.outcome.template.text);
-        ctx.services.readTemplates.record('made');
-      } else ctx.services.readTemplates.record(planned!.volatile ? 'volatile' : 'refused', made.outcome.none);
-    }
-  }
-  return planned && { text: planned.text, values: [...planned.values], name: preparedName(planned.text), payload: planned.payload };
-}
-
-/** A statement's parameters as sent (./used-params.ts), with the clock's functions renumbered alike. */
-function sentStatement<P>(text: string, query: QueryPlan, payload: P): PlannedStatement<P> {
-  const sent = usedParams(text, query.params.values);
-  const clock = new Map<number, (now: Date) => unknown>();
-  sent.kept.forEach((from, i) => {
-    const f = query.params.clock.get(from);
-    if (f) clock.set(i, f);
-  });
-  return { text: sent.text, values: sent.values, clock, volatile: query.volatile, payload };
 }
 
 /** Two plannings' columns and islands (the islands' field nodes are the document's own). */

@@ -1,0 +1,85 @@
+// A query shape's statement across requests (./statement-template.ts does the check and the
+// binding): per document and app, each shape keyed by its inputs' template key holds its cost
+// for the complexity limit, its template or why it has none, and the template's prepared name.
+import type { Context } from '../context.js';
+import { createPreparedNames } from '../db/prepared-names.js';
+import type { PlanParams } from './plan-params.js';
+import { bindTemplate, planTemplate, type FreeInput, type PlannedStatement, type TemplateOutcome } from './statement-template.js';
+import { usedParams } from './used-params.js';
+
+/** A query shape (a document with its inputs' template key), per app. */
+export interface Shape<P> {
+  /** complexity and depth (the plugin's figures; they depend on `first`), null when it could not tell */
+  cost?: { complexity: number; depth: number } | null;
+  /** unset until its first request is planned */
+  outcome?: TemplateOutcome<P>;
+  /** the template's prepared statement name */
+  name?: string;
+}
+
+/** the engine's statements are few texts sent over and over: prepared (src/db/prepared-names.ts) */
+const preparedName = createPreparedNames();
+/** shapes kept per document and app; a client that varies `first` endlessly starts them over */
+const MAX_SHAPES = 256;
+
+/** The shape of `key` in an app's shapes (made on first sight). */
+export function shapeOf<P>(byApp: WeakMap<object, Map<string, Shape<P>>>, app: object, key: string): Shape<P> {
+  let shapes = byApp.get(app);
+  if (!shapes) byApp.set(app, (shapes = new Map()));
+  let shape = shapes.get(key);
+  if (!shape) {
+    if (shapes.size >= MAX_SHAPES) shapes.clear();
+    shapes.set(key, (shape = {}));
+  }
+  return shape;
+}
+
+/** A statement ready to send, and what answering with it needs. */
+interface Ready<P> {
+  text: string;
+  values: unknown[];
+  name: string | undefined;
+  payload: P;
+}
+
+/**
+ * The request's statement: the shape's template bound to its inputs and clock, or planned (the
+ * first request of the shape also checks whether the statement is a template). Null: nothing to render.
+ */
+export async function statementFor<P>(
+  shape: Shape<P>,
+  ctx: Context,
+  free: readonly FreeInput[],
+  inputs: Record<string, unknown>,
+  plan: (inputs: Record<string, unknown>, now: Date) => Promise<PlannedStatement<P> | null>,
+  samePayload: (a: P, b: P) => boolean,
+): Promise<Ready<P> | null> {
+  const now = ctx.services.deps.now();
+  const known = shape.outcome;
+  if (known && 'template' in known) return { text: known.template.text, values: bindTemplate(known.template, inputs, now), name: shape.name, payload: known.template.payload };
+  let planned: PlannedStatement<P> | null;
+  if (known) planned = await plan(inputs, now);
+  else {
+    const made = await planTemplate(plan, inputs, free, now, samePayload);
+    planned = made.planned;
+    if (made.outcome) {
+      shape.outcome = made.outcome;
+      if ('template' in made.outcome) {
+        shape.name = preparedName(made.outcome.template.text);
+        ctx.services.readTemplates.record('made');
+      } else ctx.services.readTemplates.record(planned!.volatile ? 'volatile' : 'refused', made.outcome.none);
+    }
+  }
+  return planned && { text: planned.text, values: [...planned.values], name: preparedName(planned.text), payload: planned.payload };
+}
+
+/** A statement's parameters as sent (./used-params.ts), with the clock's functions renumbered alike. */
+export function sentStatement<P>(text: string, query: { params: PlanParams; volatile: boolean }, payload: P): PlannedStatement<P> {
+  const sent = usedParams(text, query.params.values);
+  const clock = new Map<number, (now: Date) => unknown>();
+  sent.kept.forEach((from, i) => {
+    const f = query.params.clock.get(from);
+    if (f) clock.set(i, f);
+  });
+  return { text: sent.text, values: sent.values, clock, volatile: query.volatile, payload };
+}
