@@ -443,8 +443,13 @@ export class QueryPlan implements Planner {
   /** One row of a read type by its key, or null (`COALESCE(..., 'null')`). */
   byKey(type: ReadTypeName, nodes: readonly FieldNode[], column: string, value: unknown): string {
     const t = this.alias(type[0]!.toLowerCase());
-    const inner = this.object(type, nodes, t);
-    return `COALESCE((SELECT ${orUnrenderable(inner)} FROM ${READ_TYPES[type].table} ${t} WHERE ${t}.${column} = ${this.params.add(value)}), 'null')`;
+    const key = this.params.add(value);
+    // Below the row its key is the parameter itself, not the row's column: PostgreSQL then plans
+    // the row's own reads (a collection's asks) for that value. Through the column it planned for
+    // an average collection, and on a hot one (2,558 live asks) sorted every ask by bitmap scan
+    // instead of reading the price index in order (11.6 against 1.0 ms at 100k orders).
+    const inner = this.object(type, nodes, t).replace(new RegExp(`\\b${t}\\.${column}\\b`, 'g'), `(${key}::text)`);
+    return `COALESCE((SELECT ${orUnrenderable(inner)} FROM ${READ_TYPES[type].table} ${t} WHERE ${t}.${column} = ${key}), 'null')`;
   }
 }
 
