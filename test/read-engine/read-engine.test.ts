@@ -357,3 +357,33 @@ describe(`random selections through templates: other values, other clocks (${bac
     expect(bound).toBeGreaterThan(10);
   }, 300_000);
 });
+
+// PostgreSQL types a parameter from its first use. A key read as text would compare a `char` hash
+// as text, past its index (a sequential scan of every order for one order by hash).
+describe(`key parameters typed as their columns (${backendName})`, () => {
+  it('order by hash and collection by address', async () => {
+    const cases: [string, Record<string, unknown>, RegExp, string][] = [
+      ['query($h: Hash!) { order(hash: $h) { hash status collection { name } } }', { h: hashes[0] }, /WHERE \w+\.hash = \$(\d+)/, 'character'],
+      [
+        'query($a: Address!) { collection(address: $a) { address stats { floorPrice } orders(first: 3) { edges { node { hash } } } } }',
+        { a: fixtureCollections[0] },
+        /WHERE \w+\.address = \$(\d+)/,
+        'character varying',
+      ],
+    ];
+    for (const [query, variables, key, type] of cases) {
+      const own = (await answer(query, variables, true)).statements.filter((st) => st.includes(`'{"`));
+      expect(own, query).toHaveLength(1);
+      const n = Number(key.exec(own[0]!)?.[1]);
+      const types = await app.db.sql.withSession(async (session) => {
+        await session.exec(`PREPARE key_probe AS ${own[0]}`);
+        try {
+          return (await session.query<{ types: string[] }>(`SELECT parameter_types::text[] AS types FROM pg_prepared_statements WHERE name = 'key_probe'`))[0]!.types;
+        } finally {
+          await session.exec('DEALLOCATE key_probe');
+        }
+      });
+      expect(types[n - 1], query).toBe(type);
+    }
+  });
+});
