@@ -57,10 +57,13 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
  * again, and on a multi-core machine each shrink interrupts the other cores to flush their TLBs
  * (perf: 28 % of PostgreSQL's CPU in `brk`; pgbench: 1,300 statements/s where the same plan with
  * less transient memory ran 4,000). glibc raises both thresholds, for the life of the process,
- * after it frees a block it had to map (up to 32 MB): this 8 MB value is that block. After it the
- * backend keeps up to 16 MB of free heap instead of returning it after every statement.
+ * after it frees a block it had to map: this 1 MB value is that block, and the backend then keeps
+ * up to 2 MB of free heap (pgbench of the offer board's statement: 1,460 statements/s cold, 3,710
+ * after 1 MB, 3,240 after 8 MB). 8 MB cost each new connection about 200 ms on this machine
+ * (`npm run bench:start`: connect 396-429 against 145-224 ms); 1 MB is a quarter of a thousand
+ * pages to touch.
  */
-const RAISE_MALLOC_THRESHOLDS_SQL = `SELECT length(repeat('x', 8388608))`;
+const RAISE_MALLOC_THRESHOLDS_SQL = `SELECT length(repeat('x', 1048576))`;
 
 function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
   const t = { ...DEFAULT_DATABASE_TIMEOUTS, ...opts.timeouts };
