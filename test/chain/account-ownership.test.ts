@@ -50,7 +50,7 @@ beforeAll(async () => {
     { address: w.c.addresses.erc721, type: 'ERC721' },
     { address: w.c.addresses.erc1155, type: 'ERC1155' },
   ]);
-  ix = createIndexer({ db: app.testDb.db, provider: w.indexerProvider(), network: n, startBlock: 0, confirmations: 0, batchSize: 50, now: () => new Date(nowSec * 1000) });
+  ix = createIndexer({ db: app.testDb.db, provider: w.indexerProvider(), network: n, startBlock: 0, confirmations: 0, batchSize: 50, now: () => new Date(nowSec * 1000), onCursor: app.services.indexedBlock.committed });
   const deployer = wallet(0);
   for (const id of [1, 2]) await (await w.c.erc721.connect(deployer).mint(wallet(2).address, id)).wait();
   await (await w.c.erc1155.connect(deployer).mint(wallet(2).address, 9, 5)).wait();

@@ -83,7 +83,7 @@ beforeAll(async () => {
     { address: w.c.addresses.erc721, type: 'ERC721' },
     { address: w.c.addresses.erc1155, type: 'ERC1155' },
   ]);
-  ix = createIndexer({ db: app.testDb.db, provider: w.indexerProvider(), network: n, startBlock: 0, confirmations: 0, batchSize: 50, now: () => new Date(nowSec * 1000) });
+  ix = createIndexer({ db: app.testDb.db, provider: w.indexerProvider(), network: n, startBlock: 0, confirmations: 0, batchSize: 50, now: () => new Date(nowSec * 1000), onCursor: app.services.indexedBlock.committed });
   const deployer = wallet(0);
   await (await w.c.exchange.connect(deployer).setCollectionOfferStrategy(COLLECTION_OFFER, true)).wait();
   for (const id of [1, 2, 3]) await (await w.c.erc721.connect(deployer).mint(wallet(2).address, id)).wait();

@@ -54,7 +54,9 @@ beforeAll(async () => {
   await send(w.c.weth.connect(bidder()).deposit({ value: 2n * ETH }));
   await send(w.c.weth.connect(bidder()).approve(w.network.exchange, 2n * ETH));
   bid = await order(bidder(), { isOrderAsk: false, collection: w.c.addresses.erc721, tokenId: null, nonce: 1n, price: ETH });
-  ix = createIndexer({ db, provider: w.indexerProvider(), network: w.network, startBlock: 0, confirmations: 0, batchSize: 50, now: () => app.clock.now });
+  // the app's indexed block hears each commit, as src/app.ts wires it: its poll alone would let the
+  // two answers compared below carry different extensions.indexedBlock
+  ix = createIndexer({ db, provider: w.indexerProvider(), network: w.network, startBlock: 0, confirmations: 0, batchSize: 50, now: () => app.clock.now, onCursor: app.services.indexedBlock.committed });
   await sync();
 });
 afterAll(async () => {
