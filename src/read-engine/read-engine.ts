@@ -24,6 +24,7 @@ import type { Context } from '../context.js';
 import type { OrderQuery } from '../domain/order-query.js';
 import { readDb } from '../services/deps.js';
 import { UNRENDERABLE } from './json-sql.js';
+import { freeInputs } from './free-inputs.js';
 import { IslandFailed, resolveIslands } from './islands.js';
 import { isRootPlanned, QueryPlan, type Island } from './plan-query.js';
 import { sentStatement, shapeOf, statementFor, type Shape } from './query-shapes.js';
@@ -45,8 +46,8 @@ interface DocumentPlan {
   roots: [string, FieldNode[]][];
   /** the same document without the rendered root fields, per set of rendered keys */
   rest: Map<string, DocumentNode>;
-  /** the variables that may be bound rather than shape the statement (./statement-template.ts) */
-  free: FreeInput[];
+  /** per schema: the inputs that may be bound rather than shape the statement (./free-inputs.ts) */
+  free: WeakMap<GraphQLSchema, FreeInput[]>;
   /** per app (its deps: network, configuration): the document's shapes by template key */
   shapes: WeakMap<object, Map<string, Shape<Columns>>>;
 }
@@ -66,15 +67,14 @@ function planDocument(document: DocumentNode): DocumentPlan | null {
   if (![...roots.values()].some(rootPlanned)) return null;
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-  const free: FreeInput[] = [];
-  for (const v of operation.variableDefinitions ?? []) {
-    const type = v.type.kind === Kind.NON_NULL_TYPE ? v.type.type : v.type;
-    if (type.kind === Kind.NAMED_TYPE && FREE_SCALARS.has(type.name.value)) free.push({ path: v.variable.name.value, kind: type.name.value as FreeInput['kind'] });
-  }
-  return { operation, fragments, roots: [...roots], rest: new Map(), free, shapes: new WeakMap() };
+  return { operation, fragments, roots: [...roots], rest: new Map(), free: new WeakMap(), shapes: new WeakMap() };
 }
 
-const FREE_SCALARS = new Set<string>(['Address', 'Hash', 'Uint256'] satisfies FreeInput['kind'][]);
+function freeOf(plan: DocumentPlan, schema: GraphQLSchema): FreeInput[] {
+  let free = plan.free.get(schema);
+  if (!free) plan.free.set(schema, (free = freeInputs(schema, plan.operation)));
+  return free;
+}
 
 function restDocument(plan: DocumentPlan, document: DocumentNode, rendered: ReadonlySet<string>): DocumentNode {
   const id = [...rendered].join(',');
@@ -165,10 +165,11 @@ async function answer(args: ExecutionArgs, ordinary: Execute): Promise<string | 
   if (variables.errors) return null;
   const inputs = variables.coerced as Record<string, unknown>;
   const deps = ctx.services.deps;
-  const shape = shapeOf(plan.shapes, deps, templateKey(inputs, plan.free));
+  const free = freeOf(plan, args.schema);
+  const shape = shapeOf(plan.shapes, deps, templateKey(inputs, free));
   if (!withinLimits(shape, args, ctx)) return null;
 
-  const statement = await statementFor(shape, ctx, plan.free, inputs, (v, now) => planRoots(args, plan, v, now, ctx), sameColumns);
+  const statement = await statementFor(shape, ctx, free, inputs, (v, now) => planRoots(args, plan, v, now, ctx), sameColumns);
   if (!statement) return null;
   const { keys, islands } = statement.payload;
   const rendered = new Set(keys);

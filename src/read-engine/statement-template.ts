@@ -75,10 +75,15 @@ export async function planTemplate<P>(
   if (!planned) return { planned, outcome: null };
   if (planned.volatile) return { planned, outcome: { none: 'planned from data or process state' } };
   const set = free.filter((f) => valueAt(inputs, f.path) != null);
-  // each input another value, distinct from every other's (two inputs of one value must still tell their parameters apart)
+  // each input another value, distinct from every other's (two inputs of one value must still tell
+  // their parameters apart), numbers in the order of the values they replace: a range's bounds
+  // (price min <= max) stay a range, which the parser would refuse otherwise
   const taken = new Set(set.map((f) => String(valueAt(inputs, f.path)).toLowerCase()));
+  const numbers = set.filter((f) => f.kind === 'Uint256').map((f) => ({ f, n: asBigInt(valueAt(inputs, f.path)) }));
+  numbers.sort((a, b) => (a.n < b.n ? -1 : a.n > b.n ? 1 : 0));
+  const inOrder = [...set.filter((f) => f.kind !== 'Uint256'), ...numbers.map((x) => x.f)];
   let others = inputs;
-  for (const f of set) others = withValueAt(others, f.path, otherValue(f.kind, taken));
+  for (const f of inOrder) others = withValueAt(others, f.path, otherValue(f.kind, taken));
   const later = new Date(now.getTime() + PROBE_SHIFT_MS);
   let byValue: PlannedStatement<P> | null;
   let byClock: PlannedStatement<P> | null;
@@ -127,6 +132,15 @@ export function bindTemplate(template: StatementTemplate<unknown>, inputs: Recor
 const bound = (param: unknown, input: unknown) => param === input || (typeof input === 'bigint' && param === input.toString());
 
 /** A valid value of the kind, as its scalar parses it (addresses checksummed), none of `taken` (lower case); added to it. */
+/** A Uint256 input as a number to order by (one that is not a decimal orders first). */
+function asBigInt(v: unknown): bigint {
+  try {
+    return BigInt(v as bigint | string);
+  } catch {
+    return -1n;
+  }
+}
+
 function otherValue(kind: FreeInput['kind'], taken: Set<string>): unknown {
   for (let n = 1; ; n++) {
     const value = kind === 'Uint256' ? BigInt(n) : kind === 'Hash' ? `0x${n.toString(16).padStart(64, '0')}` : normalizeAddress(`0x${n.toString(16).padStart(40, '0')}`);

@@ -358,6 +358,36 @@ describe(`random selections through templates: other values, other clocks (${bac
   }, 300_000);
 });
 
+// A filter sent as one variable, as Apollo and Relay clients send it: the Address, Hash and
+// Uint256 fields inside it are bound into one template too (src/read-engine/free-inputs.ts), not
+// made a shape of their own per collection, signer or price.
+describe(`a filter sent as one variable (${backendName})`, () => {
+  it('makes one template for every collection, signer and price range, each answer the resolvers\'', async () => {
+    const outcomes: string[] = [];
+    const stop = app.services.readTemplates.onOutcome((outcome, reason) => outcomes.push(reason ? `${outcome}: ${reason}` : outcome));
+    const query = 'query($filter: OrderFilterInput) { orders(filter: $filter, first: 4, sort: PRICE_ASC) { totalCount edges { node { hash collectionAddress signer price status } } } }';
+    const huge = ((1n << 200n) + 7n).toString();
+    const filters = [
+      ...fixtureCollections.map((collection) => ({ collection, isOrderAsk: true, price: { min: '1', max: huge } })),
+      { collection: fixtureCollections[0], isOrderAsk: false, price: { min: '2', max: '900000000000000000000' } },
+      { collection: '0x000000000000000000000000000000000000dEaD', isOrderAsk: true, price: { min: '0', max: '5' } },
+    ];
+    let bound = 0;
+    try {
+      for (const filter of filters) {
+        const engine = await answer(query, { filter }, true);
+        expect(engine.text, JSON.stringify(filter)).toBe((await answer(query, { filter }, false)).text);
+        if (engine.statements.some((st) => st.includes(`'{"`))) bound++;
+      }
+    } finally {
+      stop();
+    }
+    // two shapes: the values differ, the set fields do not; isOrderAsk (a Boolean) shapes the text
+    expect(outcomes).toEqual(['made', 'made']);
+    expect(bound).toBe(filters.length);
+  });
+});
+
 // PostgreSQL types a parameter from its first use. A key read as text would compare a `char` hash
 // as text, past its index (a sequential scan of every order for one order by hash).
 describe(`key parameters typed as their columns (${backendName})`, () => {
