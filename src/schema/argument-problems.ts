@@ -6,6 +6,8 @@ import { badRequest, type FieldProblem, type ServiceError } from '../domain/erro
 const ARGUMENT: Record<string, string> = {
   'pagination[first]': 'first',
   'pagination[cursor]': 'after',
+  last: 'last',
+  before: 'before',
   'price[min]': 'filter.price.min',
   'price[max]': 'filter.price.max',
   price: 'filter.price',

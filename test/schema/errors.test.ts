@@ -29,6 +29,11 @@ describe(`GraphQL errors (${backendName})`, () => {
     expect((many.errors![0]!.extensions!.problems as { field: string }[]).map((p) => p.field)).toEqual(['filter.price', 'after']);
     const range = await app.gql('{ orders(filter: { price: { min: "5", max: "1" } }) { edges { cursor } } }');
     expect(range.errors![0]!.message).toBe('Invalid argument filter.price: price[min] is above price[max]');
+    // the backward page's arguments are arguments too, not filter fields
+    const both = await app.gql('{ orders(first: 2, last: 2) { edges { cursor } } }');
+    expect(both.errors![0]!.message).toBe('Invalid argument last: give first or last, not both');
+    const before = await app.gql('{ orders(last: 2, before: "nope") { edges { cursor } } }');
+    expect((before.errors![0]!.extensions!.problems as { field: string }[]).map((p) => p.field)).toEqual(['before']);
   });
 
   it.each([
