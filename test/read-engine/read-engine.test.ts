@@ -15,7 +15,7 @@ import { fixtureCollections, insertOrderBook } from '../fixtures/order-book.js';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 import { answerVia } from '../helpers/engine-answer.js';
-import { liftScalars } from '../helpers/lift-scalars.js';
+import { liftObjects, liftScalars, withPath } from '../helpers/lift-scalars.js';
 
 const NOW = Math.floor(FIXED_NOW.getTime() / 1000);
 let app: TestApp;
@@ -323,14 +323,18 @@ describe(`random selections through templates: other values, other clocks (${bac
       Uint256: ['1', '3', '5', '6', '7', ((1n << 200n) + 7n).toString()],
     };
     let bound = 0;
+    let inObjects = 0;
     try {
       await fc.assert(
-        fc.asyncProperty(documentArb, fc.boolean(), fc.array(fc.nat(), { minLength: 8, maxLength: 8 }), fc.integer({ min: 1, max: 40 * 3600 }), async (query, yes, picks, later) => {
-          const lifted = liftScalars(query, schema, ['Address', 'Hash', 'Uint256'], { yes });
-          const others = { ...lifted.variables };
-          Object.entries(lifted.kinds).forEach(([name, kind], i) => {
+        fc.asyncProperty(documentArb, fc.boolean(), fc.boolean(), fc.array(fc.nat(), { minLength: 8, maxLength: 8 }), fc.integer({ min: 1, max: 40 * 3600 }), async (query, yes, asObjects, picks, later) => {
+          const scalars = liftScalars(query, schema, ['Address', 'Hash', 'Uint256'], { yes });
+          // half of them send each filter object as one variable (the scalars inside it bound too)
+          const lifted = asObjects ? liftObjects(scalars, schema) : scalars;
+          if (Object.keys(lifted.kinds).some((path) => path.includes('.'))) inObjects++;
+          let others = { ...lifted.variables };
+          Object.entries(lifted.kinds).forEach(([path, kind], i) => {
             const pool = pools[kind]!;
-            others[name] = pool[picks[i % picks.length]! % pool.length];
+            others = withPath(others, path, pool[picks[i % picks.length]! % pool.length]);
           });
           const same = async (variables: Record<string, unknown>, at: Date, why: string) => {
             app.clock.now = at;
@@ -355,6 +359,7 @@ describe(`random selections through templates: other values, other clocks (${bac
     }
     expect(refused).toEqual([]);
     expect(bound).toBeGreaterThan(10);
+    expect(inObjects).toBeGreaterThan(3);
   }, 300_000);
 });
 
