@@ -131,7 +131,6 @@ export function bindTemplate(template: StatementTemplate<unknown>, inputs: Recor
 /** A parameter holding an input's value as it is, or a Uint256 as its decimal text. */
 const bound = (param: unknown, input: unknown) => param === input || (typeof input === 'bigint' && param === input.toString());
 
-/** A valid value of the kind, as its scalar parses it (addresses checksummed), none of `taken` (lower case); added to it. */
 /** A Uint256 input as a number to order by (one that is not a decimal orders first). */
 function asBigInt(v: unknown): bigint {
   try {
@@ -141,6 +140,7 @@ function asBigInt(v: unknown): bigint {
   }
 }
 
+/** A valid value of the kind, as its scalar parses it (addresses checksummed), none of `taken` (lower case); added to it. */
 function otherValue(kind: FreeInput['kind'], taken: Set<string>): unknown {
   for (let n = 1; ; n++) {
     const value = kind === 'Uint256' ? BigInt(n) : kind === 'Hash' ? `0x${n.toString(16).padStart(64, '0')}` : normalizeAddress(`0x${n.toString(16).padStart(40, '0')}`);
