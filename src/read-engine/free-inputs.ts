@@ -3,7 +3,7 @@
 // input object holding it (`$filter: OrderFilterInput` with its collection, signer, price range),
 // so a client that sends its filter as one variable gets one template for every collection
 // rather than a shape per value. Lists are not entered (their length would shape the text
-// anyway). Freeing a path is only an offer: the first request of a shape is planned again with
+// anyway). Freeing a path is only an offer: a shape's second request is planned again with
 // other values there, and a planner that branches on one refuses the template.
 import { getNullableType, isInputObjectType, isScalarType, typeFromAST, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { FreeInput } from './statement-template.js';

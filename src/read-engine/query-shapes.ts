@@ -11,10 +11,12 @@ import { usedParams } from './used-params.js';
 export interface Shape<P> {
   /** complexity and depth (the plugin's figures; they depend on `first`), null when it could not tell */
   cost?: { complexity: number; depth: number } | null;
-  /** unset until its first request is planned */
+  /** unset until its second request is planned (the check) */
   outcome?: TemplateOutcome<P>;
   /** the template's prepared statement name */
   name?: string;
+  /** planned once already: the check waits for a shape's second request (see statementFor) */
+  seen?: boolean;
 }
 
 /** the engine's statements are few texts sent over and over: prepared (src/db/prepared-names.ts) */
@@ -44,7 +46,7 @@ interface Ready<P> {
 
 /**
  * The request's statement: the shape's template bound to its inputs and clock, or planned (the
- * first request of the shape also checks whether the statement is a template). Null: nothing to render.
+ * second request of the shape also checks whether the statement is a template). Null: nothing to render.
  */
 export async function statementFor<P>(
   shape: Shape<P>,
@@ -58,8 +60,14 @@ export async function statementFor<P>(
   const known = shape.outcome;
   if (known && 'template' in known) return { text: known.template.text, values: bindTemplate(known.template, inputs, now), name: shape.name, payload: known.template.payload };
   let planned: PlannedStatement<P> | null;
+  // A shape is checked (three plannings) at its second request: one that never comes back (a
+  // page cursor, a time window computed from the client's clock: inputs that shape the key)
+  // costs one planning, as it did before templates, instead of three.
   if (known) planned = await plan(inputs, now);
-  else {
+  else if (!shape.seen) {
+    shape.seen = true;
+    planned = await plan(inputs, now);
+  } else {
     const made = await planTemplate(plan, inputs, free, now, samePayload);
     planned = made.planned;
     if (made.outcome) {

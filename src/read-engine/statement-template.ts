@@ -2,7 +2,7 @@
 // its constraints, made small). A request's inputs (GraphQL variables, a parsed REST query) shape
 // the statement's text where the planner branches on them (`first`, a sort, which filters are
 // set) and only fill parameters where it binds them. Which is which is not declared: it is
-// checked. The first request of a shape is planned three times:
+// checked. The second request of a shape (./query-shapes.ts) is planned three times:
 //   - as it is;
 //   - with each input that may be free (an Address, Hash or Uint256 value, set) replaced by
 //     another value of its kind;

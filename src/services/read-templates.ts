@@ -1,5 +1,5 @@
 // Statement templates of the read engine (src/read-engine/statement-template.ts) as operators see
-// them: the first request of a query shape either makes the shape's template (later requests
+// them: the second request of a query shape either makes the shape's template (later requests
 // only bind their values) or finds that it cannot, and the shape is then planned per request.
 // Shapes planned from data or process state (a ranking computed in JavaScript, the indexer's
 // status) never make one; any other refusal is a planner that reads an input or the clock in a

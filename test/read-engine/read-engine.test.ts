@@ -387,9 +387,31 @@ describe(`a filter sent as one variable (${backendName})`, () => {
     } finally {
       stop();
     }
-    // two shapes: the values differ, the set fields do not; isOrderAsk (a Boolean) shapes the text
-    expect(outcomes).toEqual(['made', 'made']);
+    // the asks' shape (the values differ, the set fields do not) is checked at its second request
+    // and its template serves the rest; the bids' shape (isOrderAsk, a Boolean, shapes the text)
+    // came once: planned, not checked
+    expect(outcomes).toEqual(['made']);
     expect(bound).toBe(filters.length);
+  });
+
+  it('plans a shape that does not come back once, without the check: a page cursor per request', async () => {
+    const outcomes: string[] = [];
+    const stop = app.services.readTemplates.onOutcome((outcome) => outcomes.push(outcome));
+    const query = 'query($after: String) { orders(first: 2, after: $after) { edges { cursor node { hash price } } } }';
+    let after: string | null = null;
+    try {
+      for (let page = 0; page < 4; page++) {
+        const engine = await answer(query, { after }, true);
+        expect(engine.text).toBe((await answer(query, { after }, false)).text);
+        after = JSON.parse(engine.text.slice(4)).data.orders.edges.at(-1).cursor;
+      }
+      expect(outcomes).toEqual([]);
+      // the first page again: its shape's second request, checked now
+      await answer(query, { after: null }, true);
+      expect(outcomes).toEqual(['made']);
+    } finally {
+      stop();
+    }
   });
 });
 
