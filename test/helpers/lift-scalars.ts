@@ -58,9 +58,11 @@ export function liftObjects(lifted: Lifted, schema: GraphQLSchema): Lifted {
       return true;
     }
     if (value.kind === Kind.OBJECT) return value.fields.every((f) => inside(f.value, path ? `${path}.${f.name.value}` : f.name.value, out));
-    if (value.kind === Kind.LIST) return value.values.every((v) => !JSON.stringify(v).includes('"Variable"'));
+    if (value.kind === Kind.LIST) return !value.values.some(holdsVariable);
     return true;
   };
+  const holdsVariable = (value: ValueNode): boolean =>
+    value.kind === Kind.VARIABLE || (value.kind === Kind.LIST && value.values.some(holdsVariable)) || (value.kind === Kind.OBJECT && value.fields.some((f) => holdsVariable(f.value)));
   const document = visit(
     parse(lifted.query),
     visitWithTypeInfo(typeInfo, {
