@@ -7,8 +7,13 @@
 // about a tenth of planCollectionStats' time in a profile); the built server does not, so its
 // share is somewhat lower than printed here.
 //
+// Two client patterns follow the mix, with values that change on every request: a book page whose
+// filter is one variable (another collection each time, as Apollo and Relay clients send it) and
+// a page by cursor (another `after` each time, an infinite scroll). They show what a request costs
+// when its shape is bound into a template, planned once, or checked.
+//
 //   npx tsx bench/plan-cost.ts --reuse-url postgresql://.../a database the peer bench loaded
-//                              [--shapes a,e,f] [--iterations 2000]
+//                              [--shapes a,e,f,x,y] [--iterations 2000]
 import { parseArgs } from 'node:util';
 import { parse } from 'graphql';
 import pg from 'pg';
@@ -47,13 +52,18 @@ async function main() {
     return recorded;
   }) as typeof sql.query;
 
-  const keys = values.shapes?.split(',') ?? SHAPES.map((s) => s.key);
+  const keys = values.shapes?.split(',') ?? [...SHAPES.map((s) => s.key), ...Object.keys(VARYING)];
   const iterations = Number(values.iterations);
+  const pools = await varyingPools(real, picks.collection);
+  const cases = [
+    ...SHAPES.filter((s) => 'query' in s.ours).map((s) => ({ key: s.key, title: s.title, query: (s.ours as { query: string }).query, vars: () => s.vars(picks) })),
+    ...Object.entries(VARYING).map(([key, c]) => ({ key, title: c.title, query: c.query, vars: (i: number) => c.vars(pools, i) })),
+  ];
   const rows: string[][] = [];
-  for (const shape of SHAPES.filter((s) => keys.includes(s.key) && 'query' in s.ours)) {
-    const document = parse((shape.ours as { query: string }).query);
-    const variableValues = shape.vars(picks);
-    const once = () => answerWithEngine({ schema, document, variableValues, contextValue: createContext(app.services, new Headers()) });
+  for (const shape of cases.filter((c) => keys.includes(c.key))) {
+    const document = parse(shape.query);
+    let n = 0;
+    const once = () => answerWithEngine({ schema, document, variableValues: shape.vars(n++), contextValue: createContext(app.services, new Headers()) });
     recorded = null;
     stubbed = false;
     const first = await once();
@@ -73,6 +83,31 @@ async function main() {
   console.log(`\n=== read engine in Node per request (no database, no HTTP), ${new Date().toISOString()}, ${machine()}; ${iterations} requests per shape`);
   console.log(table(['shape', 'title', 'µs per request', 'CPU µs per request', 'answer bytes'], rows));
   await app.close();
+}
+
+interface Pools {
+  collections: string[];
+  /** order hashes of the picked collection's asks: a GraphQL order cursor is the order's hash */
+  cursors: string[];
+}
+
+const VARYING: Record<string, { title: string; query: string; vars: (p: Pools, i: number) => Record<string, unknown> }> = {
+  x: {
+    title: 'book page, the filter one variable, another collection each request',
+    query: `query Book($filter: OrderFilterInput) { orders(filter: $filter, first: 50, sort: PRICE_ASC) { edges { node { hash price tokenId signer } } } }`,
+    vars: (p, i) => ({ filter: { collection: p.collections[i % p.collections.length], isOrderAsk: true, status: ['VALID'] } }),
+  },
+  y: {
+    title: 'a page by cursor, another `after` each request',
+    query: `query Scroll($c: Address!, $after: String) { orders(filter: { collection: $c }, first: 20, after: $after) { edges { cursor node { hash price } } } }`,
+    vars: (p, i) => ({ c: p.collections[0], after: p.cursors[i % p.cursors.length] }),
+  },
+};
+
+async function varyingPools(query: (text: string, params?: never) => Promise<unknown[]>, collection: string): Promise<Pools> {
+  const collections = (await query(`SELECT address FROM collections ORDER BY address LIMIT 1000`)) as { address: string }[];
+  const cursors = (await query(`SELECT hash FROM orders WHERE collection_address = $1 ORDER BY id LIMIT 5000`, [collection] as never)) as { hash: string }[];
+  return { collections: [collection, ...collections.map((r) => r.address).filter((a) => a !== collection)], cursors: cursors.map((r) => r.hash) };
 }
 
 await runBench(main);
