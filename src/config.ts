@@ -125,6 +125,9 @@ const serving = {
   READ_ENGINE: bool(true).describe(
     'answer queries with one SQL statement that returns the finished JSON (`src/read-engine/`); `false` leaves every field to its resolver (a switch for operators: same answers, slower)',
   ),
+  READ_GENERIC_PLANS: bool(true).describe(
+    'on PostgreSQL, a query shape whose generic plan reads only rows its index conditions find (no sort, hash or bitmap; a client\'s value never in a filter) runs on connections that plan it once instead of per request (`src/read-engine/generic-plans.ts`); `false`: every statement is planned per request',
+  ),
   REDIS_URL: url(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL', 'redis://127.0.0.1:6379').describe(
     'live events reach the subscribers of every instance (yoga pubsub over Redis), and all instances draw from one rate-limit budget; unset, or while Redis is unreachable, both stay within each instance (logged)',
   ),
@@ -239,7 +242,7 @@ const database = {
   DATA_DIR: text('./data').describe('the embedded database\'s folder, or `memory` to keep it in memory'),
   SEED: bool(true).describe('load the demo marketplace into a newly created embedded database'),
   DATABASE_POOL_SIZE: int(10, 1, 500).describe(
-    'PostgreSQL connections per instance (instances x pool must stay below the server\'s `max_connections`; a replica gets a pool of the same size)',
+    'PostgreSQL connections per instance and pool (instances x pools x size must stay below the server\'s `max_connections`; the read engine\'s generic plans (`READ_GENERIC_PLANS`) have a second pool of this size, and a replica gets pools of the same size)',
   ),
   DATABASE_WAIT_SECONDS: parsed('10', (v, ctx) => {
     if (v === 'forever') return Infinity;
@@ -450,6 +453,7 @@ function configFrom(e: Env, network: Network) {
     writeApiKeys: e.WRITE_API_KEYS,
     graphiql: e.GRAPHIQL,
     readEngine: e.READ_ENGINE,
+    readGenericPlans: e.READ_GENERIC_PLANS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     /** known API keys (API_KEYS, WRITE_API_KEYS) and each one's per-minute budget */
     apiKeyLimits: new Map<string, number>([

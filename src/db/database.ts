@@ -6,7 +6,7 @@ import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { attachQueryLog, clientOptions } from './prisma-query-log.js';
 import type { Database, DatabaseTimeouts, OpenDatabaseOptions } from './database-types.js';
-import type { SqlRunner } from './sql-runner.js';
+import type { Prepared, SqlRunner } from './sql-runner.js';
 
 export type { Database, DatabaseKind, DatabaseTimeouts, OpenDatabaseOptions } from './database-types.js';
 
@@ -65,30 +65,54 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
  */
 const RAISE_MALLOC_THRESHOLDS_SQL = `SELECT length(repeat('x', 1048576))`;
 
+/** Session settings of every pool connection (why: openPostgres). */
+const SESSION_OPTIONS = '-c max_parallel_workers_per_gather=0 -c jit=off';
+/**
+ * The generic pool's own: a statement there is planned once, without values
+ * (src/read-engine/generic-plans.ts sends only those whose plan that cannot hurt), and random
+ * pages cost little more than sequential ones: the pages these reads touch are in memory, and at
+ * the default (4) a generic plan, planned for a collection of average size, prefers a bitmap scan
+ * and a sort of its few expected rows to reading the index in order, which is what every hot
+ * collection needs (the book page: Bitmap Heap Scan and Sort at 4, the ordered index at 1.1).
+ */
+const GENERIC_OPTIONS = '-c plan_cache_mode=force_generic_plan -c random_page_cost=1.1';
+
+/** the generic pool's application_name: its sessions in pg_stat_activity */
+export const GENERIC_POOL_NAME = 'marketplace generic plans';
+
 function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
   const t = { ...DEFAULT_DATABASE_TIMEOUTS, ...opts.timeouts };
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: opts.poolSize ?? 10,
-    connectionTimeoutMillis: t.connectMs,
-    statement_timeout: t.statementMs,
-    query_timeout: readTimeout(t.statementMs),
-    idle_in_transaction_session_timeout: t.idleInTransactionMs,
-    // A dead peer (partition) is noticed by the OS instead of never.
-    keepAlive: true,
-    // Named statements (src/db/prepared-names.ts) are planned for each run's own values.
-    // No parallel workers: a request's statement that PostgreSQL plans as parallel (the card
-    // ranking's window sums at 10M orders) starts worker processes on every run, ~10 ms of a
-    // 17 ms statement, on cores the other requests already use (bench/peer-bench.ts, shape g).
-    // No JIT: a read of one page whose estimate passes jit_above_cost (a token page at 10M orders:
-    // the planner reckons with 9,911 token rows, one is read) is compiled on every run, 406 ms
-    // of JIT for 2 ms of execution; statements here are many and short, never worth compiling.
-    options: '-c plan_cache_mode=force_custom_plan -c max_parallel_workers_per_gather=0 -c jit=off',
-  });
-  // An idle client erroring (server restart) must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
-  pool.on('connect', destroyOnReadTimeout);
-  pool.on('connect', (client) => void client.query(RAISE_MALLOC_THRESHOLDS_SQL).catch(() => {}));
+  const newPool = (options: string, applicationName?: string) => {
+    const p = new pg.Pool({
+      connectionString: url,
+      ...(applicationName ? { application_name: applicationName } : {}),
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: t.connectMs,
+      statement_timeout: t.statementMs,
+      query_timeout: readTimeout(t.statementMs),
+      idle_in_transaction_session_timeout: t.idleInTransactionMs,
+      // A dead peer (partition) is noticed by the OS instead of never.
+      keepAlive: true,
+      options,
+    });
+    // An idle client erroring (server restart) must not crash the process; the pool replaces it.
+    p.on('error', () => {});
+    p.on('connect', destroyOnReadTimeout);
+    p.on('connect', (client) => void client.query(RAISE_MALLOC_THRESHOLDS_SQL).catch(() => {}));
+    return p;
+  };
+  // Named statements (src/db/prepared-names.ts) are planned for each run's own values.
+  // No parallel workers: a request's statement that PostgreSQL plans as parallel (the card
+  // ranking's window sums at 10M orders) starts worker processes on every run, ~10 ms of a
+  // 17 ms statement, on cores the other requests already use (bench/peer-bench.ts, shape g).
+  // No JIT: a read of one page whose estimate passes jit_above_cost (a token page at 10M orders:
+  // the planner reckons with 9,911 token rows, one is read) is compiled on every run, 406 ms
+  // of JIT for 2 ms of execution; statements here are many and short, never worth compiling.
+  const pool = newPool(`-c plan_cache_mode=force_custom_plan ${SESSION_OPTIONS}`);
+  // Opened on the first generic statement: a process that never sends one (a CLI, the indexer)
+  // holds no second set of connections. It has poolSize connections of its own.
+  let generic: pg.Pool | undefined;
+  const genericPool = () => (generic ??= newPool(`${GENERIC_OPTIONS} ${SESSION_OPTIONS}`, GENERIC_POOL_NAME));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), ...clientOptions(opts.onQuery) });
   attachQueryLog(prisma, opts.onQuery);
   const log = opts.onQuery ?? (() => {});
@@ -100,13 +124,17 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
       log(sql);
       await q.query(statement(sql, undefined, queryTimeout));
     },
-    query: async <T>(sql: string, params?: unknown[], prepareAs?: string) => {
+    query: async <T>(sql: string, params?: unknown[], prepareAs?: string | Prepared) => {
       log(sql);
       const config = statement(sql, params, queryTimeout);
-      // a named statement is parsed and planned once per connection (the submission's hot call)
-      if (prepareAs) config.name = prepareAs;
-      return (await q.query(config)).rows as T[];
+      // a named statement is parsed once per connection (the submission's hot call)
+      const named = typeof prepareAs === 'string' ? { name: prepareAs } : prepareAs;
+      if (named) config.name = named.name;
+      // a session's statements stay on its connection
+      const on = named?.generic && q === pool ? genericPool() : q;
+      return (await on.query(config)).rows as T[];
     },
+    ...(q === pool ? { genericPlan: (sql: string, paramCount: number) => genericPlan(genericPool(), sql, paramCount) } : {}),
     withSession: async (fn) => {
       if (q !== pool) return fn(runnerFor(q, queryTimeout));
       const client = await pool.connect();
@@ -136,12 +164,42 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
     kind: 'postgres',
     prisma,
     sql: runnerFor(pool),
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: opts.poolSize ?? 10 }),
+    // both pools together: the generic one counts once it is open
+    poolStats: () => {
+      const pools = generic ? [pool, generic] : [pool];
+      const sum = (f: (p: pg.Pool) => number) => pools.reduce((n, p) => n + f(p), 0);
+      return { total: sum((p) => p.totalCount), idle: sum((p) => p.idleCount), waiting: sum((p) => p.waitingCount), max: pools.length * (opts.poolSize ?? 10) };
+    },
     describe: `PostgreSQL ${u.hostname}:${u.port || 5432}${u.pathname}`,
     close: async () => {
       await prisma.$disconnect();
-      await pool.end();
+      await Promise.all([pool.end(), generic?.end()]);
     },
   };
 }
 
+
+let explained = 0;
+
+/**
+ * The generic plan of `sql` on one of `pool`'s connections: prepared under a throwaway name
+ * (parameter types inferred as for the protocol's unnamed ones), explained with every parameter
+ * NULL (a generic plan does not look at them), deallocated.
+ */
+async function genericPlan(pool: pg.Pool, sql: string, paramCount: number): Promise<unknown> {
+  const name = `generic_plan_check_${++explained}`;
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(`PREPARE ${name} AS ${sql}`);
+    try {
+      const args = paramCount ? `(${Array.from({ length: paramCount }, () => 'NULL').join(', ')})` : '';
+      const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON, COSTS OFF) EXECUTE ${name}${args}`);
+      return rows[0]?.['QUERY PLAN'];
+    } finally {
+      await client.query(`DEALLOCATE ${name}`).catch((err: Error) => (broken = err));
+    }
+  } finally {
+    client.release(broken ?? false);
+  }
+}

@@ -10,17 +10,17 @@
 // strings. json_agg keeps the order of an ordered sub-select (PostgreSQL aggregates its input
 // in scan order; PostGraphile v4 built every list this way). If the combined statement fails,
 // each query is re-run alone so every caller gets its own answer or its own error.
-import type { SqlRunner } from './sql-runner.js';
+import type { Prepared, SqlRunner } from './sql-runner.js';
 
 interface Pending {
   text: string;
   values: unknown[];
-  prepareAs?: string;
+  prepareAs?: string | Prepared;
   resolve(rows: unknown[]): void;
   reject(err: unknown): void;
 }
 
-export type StatementBatch = Pick<SqlRunner, 'query'>;
+export type StatementBatch = Pick<SqlRunner, 'query' | 'genericPlan'>;
 
 const PARAM = /\$(\d+)/g;
 
@@ -59,11 +59,12 @@ export function createStatementBatch(sql: SqlRunner): StatementBatch {
 
   return {
     /** `prepareAs` names a statement that runs alone (a combined one is never named). */
-    query<T>(text: string, values: unknown[] = [], prepareAs?: string): Promise<T[]> {
+    query<T>(text: string, values: unknown[] = [], prepareAs?: string | Prepared): Promise<T[]> {
       return new Promise<T[]>((resolve, reject) => {
         if (queue.length === 0) setImmediate(() => void flush());
         queue.push({ text, values, prepareAs, resolve: resolve as (rows: unknown[]) => void, reject });
       });
     },
+    ...(sql.genericPlan ? { genericPlan: sql.genericPlan } : {}),
   };
 }

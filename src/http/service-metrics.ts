@@ -5,6 +5,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Services } from '../services/index.js';
 import { READ_FALLBACK_CAUSES } from '../services/read-fallbacks.js';
 import { READ_TEMPLATE_OUTCOMES } from '../services/read-templates.js';
+import { GENERIC_PLAN_VERDICTS, genericPlansOf } from '../read-engine/generic-plans.js';
 
 export function registerServiceMetrics(registry: Registry, services: Services): () => void {
   const submissions = new Counter({
@@ -72,6 +73,13 @@ export function registerServiceMetrics(registry: Registry, services: Services): 
     READ_TEMPLATE_OUTCOMES,
     (count) => services.readTemplates.onOutcome((outcome) => count(outcome)),
   );
+  const stopGeneric = countedBy(
+    'read_engine_generic_plans_total',
+    "Verdicts on statement templates' generic plans (asked when a template is first used, again each minute it is in use): generic (its plan serves every value: planned once per connection), custom (planned per request: a sort, hash or bitmap scan, or a client's value in a filter), failed (the database could not say: custom)",
+    'verdict',
+    GENERIC_PLAN_VERDICTS,
+    (count) => genericPlansOf(services.deps).onVerdict((verdict) => count(verdict)),
+  );
 
   const pool = services.deps.db.poolStats;
   if (pool) {
@@ -87,12 +95,13 @@ export function registerServiceMetrics(registry: Registry, services: Services): 
     gauge('db_pool_connections_in_use', 'PostgreSQL pool connections checked out', (s) => s.total - s.idle);
     gauge('db_pool_connections_idle', 'PostgreSQL pool connections open and idle', (s) => s.idle);
     gauge('db_pool_requests_waiting', 'Queries waiting for a free PostgreSQL pool connection', (s) => s.waiting);
-    gauge('db_pool_connections_max', 'PostgreSQL pool size (DATABASE_POOL_SIZE)', (s) => s.max);
+    gauge('db_pool_connections_max', 'PostgreSQL pool size (DATABASE_POOL_SIZE; twice that once the read engine runs generic plans, which have a pool of their own)', (s) => s.max);
   }
   return () => {
     stop();
     stopWebhooks();
     stopFallbacks();
     stopTemplates();
+    stopGeneric();
   };
 }

@@ -3,6 +3,8 @@
 // for the complexity limit, its template or why it has none, and the template's prepared name.
 import type { Context } from '../context.js';
 import { createPreparedNames } from '../db/prepared-names.js';
+import type { Prepared } from '../db/sql-runner.js';
+import { genericPlansOf } from './generic-plans.js';
 import type { PlanParams } from './plan-params.js';
 import { bindTemplate, planTemplate, type FreeInput, type PlannedStatement, type TemplateOutcome } from './statement-template.js';
 import { usedParams } from './used-params.js';
@@ -40,7 +42,7 @@ export function shapeOf<P>(byApp: WeakMap<object, Map<string, Shape<P>>>, app: o
 interface Ready<P> {
   text: string;
   values: unknown[];
-  name: string | undefined;
+  name: Prepared | undefined;
   payload: P;
 }
 
@@ -58,7 +60,12 @@ export async function statementFor<P>(
 ): Promise<Ready<P> | null> {
   const now = ctx.services.deps.now();
   const known = shape.outcome;
-  if (known && 'template' in known) return { text: known.template.text, values: bindTemplate(known.template, inputs, now), name: shape.name, payload: known.template.payload };
+  if (known && 'template' in known) {
+    const { template } = known;
+    // a template's text is the same for every request of the shape: planned once where that plan serves every value
+    const name = shape.name === undefined ? undefined : { name: shape.name, generic: genericPlansOf(ctx.services.deps).generic(template, ctx.sql) };
+    return { text: template.text, values: bindTemplate(template, inputs, now), name, payload: template.payload };
+  }
   let planned: PlannedStatement<P> | null;
   // A shape is checked (three plannings) at its second request: one that never comes back (a
   // page cursor, a time window computed from the client's clock: inputs that shape the key)
@@ -78,7 +85,8 @@ export async function statementFor<P>(
       } else ctx.services.readTemplates.record(planned!.volatile ? 'volatile' : 'refused', made.outcome.none);
     }
   }
-  return planned && { text: planned.text, values: [...planned.values], name: preparedName(planned.text), payload: planned.payload };
+  const name = preparedName(planned?.text ?? '');
+  return planned && { text: planned.text, values: [...planned.values], name: name === undefined ? undefined : { name }, payload: planned.payload };
 }
 
 /** A statement's parameters as sent (./used-params.ts), with the clock's functions renumbered alike. */

@@ -1,0 +1,76 @@
+// Whether a generic plan (PostgreSQL's plan of a statement without its parameter values, kept and
+// reused: src/read-engine/generic-plans.ts) can serve every value a client may send. A generic
+// plan is made for a value of average selectivity; on a skewed market the same plan then runs
+// for a collection holding 6 % of the book. It is safe when its work is what its index conditions
+// find, whatever they find:
+//   - every node reads rows through an index or combines rows its children give (an allowlist:
+//     no Sort, no Hash, no Bitmap or Seq Scan, whose cost grows with the rows a value selects
+//     before a LIMIT can stop it; one that only a custom plan for a small value would choose);
+//   - no client value filters rows an index did not select (`Filter: signer = $3` above an index
+//     on the collection reads a hot collection's whole book to find one maker's orders). The
+//     clock's parameters and constants may filter: they do not vary with the client.
+// The node types come from EXPLAIN (FORMAT JSON); parameters show as $n in its expressions (as
+// do the outputs of InitPlans, which may only make this stricter).
+
+/** Node types whose work is bounded by what their children or their index conditions return. */
+const BOUNDED = new Set([
+  'Result',
+  'Limit',
+  'Index Scan',
+  'Index Only Scan',
+  'Nested Loop',
+  'Subquery Scan',
+  'Function Scan',
+  'Values Scan',
+  'ProjectSet',
+  'Append',
+  'Merge Append',
+  'Unique',
+  'Group',
+  'WindowAgg',
+  'Memoize',
+  'Materialize',
+  'CTE Scan',
+]);
+
+/** Aggregate strategies that read their input once, in its order (a hashed one builds a table). */
+const BOUNDED_AGGREGATES = new Set(['Plain', 'Sorted']);
+
+/** Expressions of a node that drop rows it has already read. */
+const FILTERS = ['Filter', 'Join Filter'] as const;
+
+interface PlanNode {
+  'Node Type': string;
+  Strategy?: string;
+  'Relation Name'?: string;
+  Filter?: string;
+  'Join Filter'?: string;
+  Plans?: PlanNode[];
+}
+
+/**
+ * Why the generic plan `explained` (EXPLAIN (FORMAT JSON) output) cannot serve every value, or
+ * null when it can. `clientParams`: the numbers ($n) of the parameters a client's value fills.
+ */
+export function unboundedBecause(explained: unknown, clientParams: ReadonlySet<number>): string | null {
+  const root = (Array.isArray(explained) ? explained[0] : explained) as { Plan?: PlanNode } | undefined;
+  if (!root?.Plan) return 'no plan';
+  const stack: PlanNode[] = [root.Plan];
+  while (stack.length) {
+    const node = stack.pop()!;
+    const type = node['Node Type'];
+    const on = node['Relation Name'] ? ` on ${node['Relation Name']}` : '';
+    if (type === 'Aggregate' ? !BOUNDED_AGGREGATES.has(node.Strategy ?? '') : !BOUNDED.has(type)) {
+      return `${type === 'Aggregate' ? `${node.Strategy} Aggregate` : type}${on}`;
+    }
+    for (const key of FILTERS) {
+      const expr = node[key];
+      if (!expr) continue;
+      for (const m of expr.matchAll(/\$(\d+)/g)) {
+        if (clientParams.has(Number(m[1]))) return `${key}${on} on $${m[1]}, a client's value: ${expr}`;
+      }
+    }
+    if (node.Plans) stack.push(...node.Plans);
+  }
+  return null;
+}
