@@ -183,7 +183,7 @@ async function checkAll(dbUrl: string, bases: Bases, picks: Picks, servers: Reco
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
   try {
-    console.log(`\n=== EXPLAIN ${explainMode === 'analyze' ? '(ANALYZE, BUFFERS, COSTS OFF), run once,' : '(COSTS OFF)'} of the statements each server sent for one request, with the values it bound (this service's connections: plan_cache_mode force_custom_plan, no parallel workers, no JIT; PostGraphile and floor: plan_cache_mode ${planCacheMode})`);
+    console.log(`\n=== EXPLAIN ${explainMode === 'analyze' ? '(ANALYZE, BUFFERS, COSTS OFF), run once,' : '(COSTS OFF)'} of the statements each server sent for one request, with the values it bound, each planned under the settings of the connection that sent it (this service: force_custom_plan, or force_generic_plan on its generic-plan pool; no parallel workers, no JIT; PostGraphile and floor: plan_cache_mode ${planCacheMode})`);
     for (const c of [...checked, ...failed]) {
       console.log(`\n--- shape ${c.shape.key}: ${c.shape.title}${unanswered.has(c.shape.key) ? ' (THIS SERVICE FAILED TO ANSWER: the statements it sent)' : ''}`);
       const plans: Partial<Record<System, Awaited<ReturnType<typeof explainStatements>>>> = {};

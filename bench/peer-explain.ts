@@ -1,8 +1,11 @@
 // EXPLAIN of what each server of the peer bench actually sent for one request: the statements
-// recorded on the wire (bench/pg-wire-count.mjs: text and bound parameter values), each prepared
-// under a throwaway name with the parameter types it was parsed with and explained through
-// EXECUTE with the recorded values, so PostgreSQL plans exactly what it planned for the server
-// (prepared, parameterised statements included). Only reads are explained (SELECT / WITH).
+// recorded on the wire (bench/pg-wire-count.mjs: text, bound parameter values and the settings
+// its connection's StartupMessage set), each prepared under a throwaway name with the parameter
+// types it was parsed with and explained through EXECUTE with the recorded values, under the
+// settings of the connection that sent it (this service's generic-plan pool: plan_cache_mode
+// force_generic_plan and its random_page_cost; its other pool: force_custom_plan), so PostgreSQL
+// plans exactly what it planned for the server (prepared, parameterised statements included).
+// Only reads are explained (SELECT / WITH).
 // A statement the server sent as a named prepared statement is executed five times first, under
 // the plan_cache_mode of that server's connections, so the plan shown is the one its connections
 // settle on (PostgreSQL may switch such a statement to a generic plan at the sixth execution);
@@ -16,6 +19,8 @@ export interface Explained {
   name?: string;
   values: (string | null)[];
   plan: string[];
+  /** the session settings it was planned under (`name=value`, from its connection or the bench's defaults) */
+  settings: string[];
   /** index names the plan reads, and tables it scans sequentially */
   indexes: string[];
   seqScans: string[];
@@ -30,22 +35,32 @@ const isBackground = (text: string) => /pg_advisory|floor_time_cursor/i.test(tex
 
 let counter = 0;
 
-/** Prepares and explains every read among `statements` on `client` (EXPLAIN (ANALYZE, BUFFERS) once, or plain). */
+/** `-c name=value` pairs of a StartupMessage's options. */
+export function optionSettings(options: string | undefined): Record<string, string> | null {
+  if (!options) return null;
+  const out: Record<string, string> = {};
+  for (const m of options.matchAll(/-c\s*([a-z_.]+)=(\S+)/g)) out[m[1]!] = m[2]!;
+  return Object.keys(out).length ? out : null;
+}
+
+/**
+ * Prepares and explains every read among `statements` on `client` (EXPLAIN (ANALYZE, BUFFERS) once,
+ * or plain), each under the settings its connection set, or else `planCacheMode` and `settings`.
+ */
 export async function explainStatements(
   client: pg.Client,
   statements: readonly WireStatement[],
   mode: ExplainMode,
   planCacheMode = 'auto',
-  /** the other settings of that server's connections (this service: no parallel workers) */
+  /** the other settings of that server's connections when a statement's own are not recorded */
   settings: Record<string, string> = {},
 ): Promise<Explained[]> {
   const out: Explained[] = [];
-  await client.query(`SET plan_cache_mode = ${planCacheMode}`);
-  await client.query(`RESET max_parallel_workers_per_gather`);
-  await client.query(`RESET jit`);
-  for (const [k, v] of Object.entries(settings)) await client.query(`SET ${k} = ${v}`);
   for (const st of statements) {
     if (!isRead(st.text) || isBackground(st.text)) continue;
+    const session = optionSettings(st.options) ?? { plan_cache_mode: planCacheMode, ...settings };
+    await client.query('RESET ALL');
+    for (const [k, v] of Object.entries(session)) await client.query(`SET ${k} = ${v}`);
     const name = `bench_explain_${++counter}`;
     let plan: string[];
     try {
@@ -66,6 +81,7 @@ export async function explainStatements(
       text: st.text,
       name: st.name,
       values: st.values,
+      settings: Object.entries(session).map(([k, v]) => `${k}=${v}`),
       plan,
       indexes: [...new Set([...joined.matchAll(/(?:Index(?: Only)? Scan(?: Backward)? using|Bitmap Index Scan on) (\S+)/g)].map((m) => m[1]!))].sort(),
       seqScans: [...new Set([...joined.matchAll(/Seq Scan on (\S+)/g)].map((m) => m[1]!))].sort(),
@@ -84,6 +100,7 @@ export function formatExplained(system: string, list: readonly Explained[], opts
   const lines = [`  ${system}: ${list.length} read statement(s); indexes: ${summary(list)}`];
   list.forEach((e, i) => {
     lines.push(`    #${i + 1}${e.name ? ` (prepared statement ${e.name}: plan after 5 executions)` : ''} ${oneLine(e.text, opts.maxText ?? 700)}`);
+    lines.push(`       planned under: ${e.settings.join(', ')}`);
     if (e.values.length) lines.push(`       values: ${e.values.map((v, j) => `$${j + 1}=${v === null ? 'NULL' : oneLine(v, 80)}`).join(', ')}`);
     for (const p of e.plan) lines.push(`       ${p}`);
   });

@@ -5,6 +5,8 @@ export interface WireStatement {
   values: (string | null)[];
   /** the prepared statement's name, when it had one */
   name?: string;
+  /** the `options` of its connection's StartupMessage (`-c plan_cache_mode=force_generic_plan ...`), when it set any */
+  options?: string;
 }
 
 export interface WireCounter {

@@ -13,6 +13,21 @@ import net from 'node:net';
 const prepared = new WeakMap();
 /** The last unnamed Parse per socket (its Bind follows it). */
 const unnamed = new WeakMap();
+/** The `options` each socket's StartupMessage set (`-c plan_cache_mode=...`): the session settings its statements were planned under. */
+const sessionOptions = new WeakMap();
+
+/** A StartupMessage (int32 length, int32 protocol 3.0, then name/value C strings): records its `options`. */
+function observeStartup(socket, buf) {
+  if (buf.length < 8 || buf.readInt32BE(4) !== 196608) return false;
+  let at = 8;
+  while (at < buf.length && buf[at] !== 0) {
+    const [key, p1] = cstring(buf, at);
+    const [value, p2] = cstring(buf, p1);
+    if (key === 'options') sessionOptions.set(socket, value);
+    at = p2;
+  }
+  return true;
+}
 
 function cstring(buf, at) {
   const end = buf.indexOf(0, at);
@@ -61,10 +76,10 @@ function observe(socket, chunk, capture) {
         }
       }
       const stmt = name ? prepared.get(socket)?.get(name) : unnamed.get(socket);
-      capture.push({ text: stmt?.text ?? `-- prepared statement ${name} (parsed before the capture on this connection)`, types: stmt?.types ?? [], values, name: name || undefined });
+      capture.push({ text: stmt?.text ?? `-- prepared statement ${name} (parsed before the capture on this connection)`, types: stmt?.types ?? [], values, name: name || undefined, options: sessionOptions.get(socket) });
     } else if (capture && type === 0x51) {
       const [text] = cstring(buf, body);
-      capture.push({ text, types: [], values: [] });
+      capture.push({ text, types: [], values: [], options: sessionOptions.get(socket) });
     }
     at = next;
   }
@@ -87,6 +102,11 @@ export function countPgStatementsOnTheWire(port = 5432) {
   const write = net.Socket.prototype.write;
   net.Socket.prototype.write = function (chunk, ...rest) {
     if (this.remotePort === port && chunk instanceof Uint8Array && chunk.length > 0) {
+      if (chunk[0] === 0 && !sessionOptions.has(this)) {
+        try {
+          observeStartup(this, Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
+        } catch {}
+      }
       if (chunk[0] === 0x51 || (chunk.length === 5 && chunk[0] === 0x53 && chunk[4] === 4)) counter.count++;
       if (capture || (chunk[0] === 0x50 && chunk.length > 5 && chunk[5] !== 0)) {
         try {
