@@ -13,7 +13,7 @@ import { CONSISTENCY_RESPONSE_HEADERS } from './http/consistency.js';
 import { useConsistency } from './http/consistency-plugin.js';
 import { useGraphqlStatusRule } from './http/graphql-status-plugin.js';
 import { registerServiceMetrics } from './http/service-metrics.js';
-import { logReadFallbacks, logReadTemplateRefusals } from './http/read-fallback-log.js';
+import { logGenericPlanVerdicts, logReadFallbacks, logReadTemplateRefusals } from './http/read-fallback-log.js';
 import { graphiqlOptionsFor, renderGraphiQL } from './http/pages/graphiql.js';
 import { GRAPHIQL_TABS } from './http/pages/graphiql-tabs.js';
 import { usePages } from './http/pages-plugin.js';
@@ -59,6 +59,7 @@ export function createApp(services: Services, config: Config, logger: Logger, op
   registerServiceMetrics(metrics.registry, services);
   logReadFallbacks(services, logger);
   logReadTemplateRefusals(services, logger);
+  logGenericPlanVerdicts(services, logger);
   // Without an allow-list any origin may read, never with credentials (cookies, auth).
   const cors = {
     origin: config.corsOrigins ?? '*',

@@ -3,6 +3,7 @@
 // database's message, at most once a minute (an outage fails every request). A query shape that
 // cannot have a statement template is logged too, once per reason.
 import type { Logger } from '../logger.js';
+import { genericPlansOf } from '../read-engine/generic-plans.js';
 import type { Services } from '../services/index.js';
 
 export const READ_FALLBACK_LOG_INTERVAL_MS = 60_000;
@@ -30,5 +31,19 @@ export function logReadTemplateRefusals(services: Services, logger: Logger): () 
     if (outcome !== 'refused' || seen.has(reason ?? '')) return;
     seen.add(reason ?? '');
     logger.warn({ reason }, 'read engine: a query shape is planned per request, its statement cannot be a template (metric read_engine_templates_total)');
+  });
+}
+
+/**
+ * Why a template stays planned per run (src/read-engine/generic-plans.ts): a plan's shape, not a
+ * defect, so at debug, each reason once per process; a verdict the database could not give, at warn.
+ */
+export function logGenericPlanVerdicts(services: Services, logger: Logger): () => void {
+  const seen = new Set<string>();
+  return genericPlansOf(services.deps).onVerdict((verdict, reason) => {
+    if (verdict === 'generic' || seen.has(reason ?? '')) return;
+    seen.add(reason ?? '');
+    if (verdict === 'failed') logger.warn({ err: reason }, 'read engine: could not read a generic plan; the template is planned per run (metric read_engine_generic_plans_total)');
+    else logger.debug({ reason }, 'read engine: a template is planned per run, its generic plan would not serve every value');
   });
 }

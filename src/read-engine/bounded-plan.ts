@@ -7,8 +7,10 @@
 //     no Sort, no Hash, no Bitmap or Seq Scan, whose cost grows with the rows a value selects
 //     before a LIMIT can stop it; one that only a custom plan for a small value would choose);
 //   - no client value filters rows an index did not select (`Filter: signer = $3` above an index
-//     on the collection reads a hot collection's whole book to find one maker's orders). The
-//     clock's parameters and constants may filter: they do not vary with the client.
+//     on the collection reads a hot collection's whole book to find one maker's orders), and no
+//     other row's value does either (`Filter: token_id = k.token_id`, where k holds the client's
+//     token: the same scan by way of a join). The clock's parameters and constants may filter:
+//     they do not vary with the client.
 // The node types come from EXPLAIN (FORMAT JSON); parameters show as $n in its expressions (as
 // do the outputs of InitPlans, which may only make this stricter).
 
@@ -35,6 +37,9 @@ const BOUNDED = new Set([
 
 /** Aggregate strategies that read their input once, in its order (a hashed one builds a table). */
 const BOUNDED_AGGREGATES = new Set(['Plain', 'Sorted']);
+
+/** A qualified column (`k.token_id`, `o1."timestamp"`) outside a quoted literal or name. */
+const OTHER_ROW = /(?:^|[\s(,])([a-z_][a-z0-9_]*\.(?:[a-z_][a-z0-9_]*|"[^"]+"))/i;
 
 /** Expressions of a node that drop rows it has already read. */
 const FILTERS = ['Filter', 'Join Filter'] as const;
@@ -69,6 +74,9 @@ export function unboundedBecause(explained: unknown, clientParams: ReadonlySet<n
       for (const m of expr.matchAll(/\$(\d+)/g)) {
         if (clientParams.has(Number(m[1]))) return `${key}${on} on $${m[1]}, a client's value: ${expr}`;
       }
+      // EXPLAIN names the scanned relation's own columns bare and another relation's qualified
+      const other = OTHER_ROW.exec(expr);
+      if (other) return `${key}${on} on ${other[1]}, another row's value: ${expr}`;
     }
     if (node.Plans) stack.push(...node.Plans);
   }

@@ -29,7 +29,7 @@ const RECHECK_MS = 60_000;
 const byDeps = new WeakMap<object, GenericPlans>();
 
 /** The app's verdicts (one per app, as its query shapes: ./query-shapes.ts). */
-export function genericPlansOf(deps: Pick<ServiceDeps, 'config'>): GenericPlans {
+export function genericPlansOf(deps: { config: Pick<ServiceDeps['config'], 'readGenericPlans'> }): GenericPlans {
   let plans = byDeps.get(deps);
   if (!plans) byDeps.set(deps, (plans = createGenericPlans({ enabled: deps.config.readGenericPlans, recheckMs: RECHECK_MS })));
   return plans;

@@ -54,7 +54,14 @@ describe('unboundedBecause', () => {
     expect(unboundedBecause(filtered, new Set([1]))).toBeNull();
     const joined = page({ 'Node Type': 'Nested Loop', 'Join Filter': '(o.price >= $12)', Plans: [index(), index()] });
     expect(unboundedBecause(joined, new Set([12]))).toMatch(/^Join Filter on \$12/);
-    expect(unboundedBecause(joined, new Set([1, 2]))).toBeNull();
+  });
+
+  it("refuses another row's value filtering rows its index did not select (a client's value by way of a join)", () => {
+    const joined = page({ 'Node Type': 'Nested Loop', Plans: [index(), index({ 'Index Cond': '((collection_address)::text = (k.collection_address)::text)', Filter: '((token_id = k.token_id) AND (end_time >= $3))' })] });
+    expect(unboundedBecause(joined, new Set([1]))).toMatch(/^Filter on orders on k\.token_id, another row's value/);
+    expect(unboundedBecause(page(index({ 'Join Filter': '(o1."timestamp" > s.at)' })), new Set())).toMatch(/^Join Filter on orders on o1\."timestamp"/);
+    // a quoted literal or a cast is not a column
+    expect(unboundedBecause(page(index({ Filter: "((status = 'VALID'::\"OrderStatus\") AND (end_time >= $2))" })), new Set([1]))).toBeNull();
   });
 
   it('refuses what is not a plan', () => {

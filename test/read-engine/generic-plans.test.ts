@@ -3,7 +3,8 @@
 // same answers; one whose generic plan would sort or scan what a value selects stays custom.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERIC_POOL_NAME } from '../../src/db/database.js';
-import { genericPlansOf, type GenericPlanVerdict } from '../../src/read-engine/generic-plans.js';
+import { createGenericPlans, genericPlansOf, type GenericPlanVerdict } from '../../src/read-engine/generic-plans.js';
+import type { StatementTemplate } from '../../src/read-engine/statement-template.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { answerVia } from '../helpers/engine-answer.js';
 import { backendName } from '../helpers/test-database.js';
@@ -11,6 +12,76 @@ import { backendName } from '../helpers/test-database.js';
 const ACTIVITY = `query A($c: Address!) { activity(first: 20, filter: { collection: $c }) { edges { node { eventId type tokenId } } pageInfo { hasNextPage } } }`;
 // decimal digits only: the address is its own checksum form
 const collection = (i: number) => `0x${String(i).padStart(40, '0')}`;
+
+/** a template of the book page: $1 the client's collection, $2 the clock */
+const template: StatementTemplate<unknown> = { text: 'SELECT ... $1 ... $2', bindings: [{ input: 'collection', text: false }, { clock: () => 0 }], payload: null };
+const plan = (scan: object) => [{ Plan: { 'Node Type': 'Limit', Plans: [scan] } }];
+const ordered = plan({ 'Node Type': 'Index Scan', 'Relation Name': 'orders', 'Index Cond': '((collection_address)::text = $1)', Filter: '(end_time >= $2)' });
+const filtered = plan({ 'Node Type': 'Index Scan', 'Relation Name': 'orders', 'Index Cond': '(status = $2)', Filter: '((collection_address)::text = $1)' });
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe('generic plan verdicts', () => {
+  function setup(plans: (() => Promise<unknown>)[], enabled = true) {
+    const clock = { now: 0 };
+    const asked: string[] = [];
+    const verdicts: [GenericPlanVerdict, string | undefined][] = [];
+    const runner = {
+      genericPlan: async (text: string, n: number) => {
+        asked.push(`${text} ${n}`);
+        return plans.shift()!();
+      },
+    };
+    const generic = createGenericPlans({ enabled, recheckMs: 60_000, clock: () => clock.now });
+    generic.onVerdict((v, reason) => verdicts.push([v, reason]));
+    return { clock, asked, verdicts, runner, generic };
+  }
+
+  it('runs custom until PostgreSQL answers, then as the verdict says; asks again once stale', async () => {
+    const t = setup([async () => ordered, async () => filtered]);
+    expect(t.generic.generic(template, t.runner)).toBe(false);
+    await settle();
+    expect(t.asked).toEqual(['SELECT ... $1 ... $2 2']);
+    expect(t.generic.generic(template, t.runner)).toBe(true);
+    t.clock.now = 59_999;
+    expect(t.generic.generic(template, t.runner)).toBe(true);
+    expect(t.asked).toHaveLength(1);
+    // a minute on, new statistics made the plan filter the client's collection: back to custom
+    t.clock.now = 60_000;
+    expect(t.generic.generic(template, t.runner)).toBe(true);
+    await settle();
+    expect(t.generic.generic(template, t.runner)).toBe(false);
+    expect(t.verdicts).toEqual([
+      ['generic', undefined],
+      ['custom', "Filter on orders on $1, a client's value: ((collection_address)::text = $1)"],
+    ]);
+  });
+
+  it('stays custom when the database cannot say, and asks again later', async () => {
+    const t = setup([
+      async () => {
+        throw new Error('connection refused');
+      },
+      async () => ordered,
+    ]);
+    t.generic.generic(template, t.runner);
+    await settle();
+    expect(t.generic.generic(template, t.runner)).toBe(false);
+    expect(t.verdicts).toEqual([['failed', 'connection refused']]);
+    t.clock.now = 60_000;
+    t.generic.generic(template, t.runner);
+    await settle();
+    expect(t.generic.generic(template, t.runner)).toBe(true);
+  });
+
+  it('never asks when turned off or where the database has no generic plans (PGlite)', async () => {
+    const off = setup([async () => ordered], false);
+    expect(off.generic.generic(template, off.runner)).toBe(false);
+    const embedded = setup([async () => ordered]);
+    expect(embedded.generic.generic(template, {})).toBe(false);
+    await settle();
+    expect([...off.asked, ...embedded.asked]).toEqual([]);
+  });
+});
 
 describe.skipIf(backendName !== 'postgres')('generic plans', () => {
   let app: TestApp;
