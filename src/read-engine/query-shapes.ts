@@ -85,8 +85,9 @@ export async function statementFor<P>(
       } else ctx.services.readTemplates.record(planned!.volatile ? 'volatile' : 'refused', made.outcome.none);
     }
   }
-  const name = preparedName(planned?.text ?? '');
-  return planned && { text: planned.text, values: [...planned.values], name: name === undefined ? undefined : { name }, payload: planned.payload };
+  if (!planned) return null;
+  const name = preparedName(planned.text);
+  return { text: planned.text, values: [...planned.values], name: name === undefined ? undefined : { name }, payload: planned.payload };
 }
 
 /** A statement's parameters as sent (./used-params.ts), with the clock's functions renumbered alike. */
