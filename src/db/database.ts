@@ -69,7 +69,7 @@ const RAISE_MALLOC_THRESHOLDS_SQL = `SELECT length(repeat('x', 1048576))`;
 const SESSION_OPTIONS = '-c max_parallel_workers_per_gather=0 -c jit=off';
 /**
  * The generic pool's own: a statement there is planned once, without values
- * (src/read-engine/generic-plans.ts sends only those whose plan that cannot hurt), and random
+ * (src/read-engine/generic-plans.ts sends only statements whose generic plan serves every value), and random
  * pages cost little more than sequential ones: the pages these reads touch are in memory, and at
  * the default (4) a generic plan, planned for a collection of average size, prefers a bitmap scan
  * and a sort of its few expected rows to reading the index in order, which is what every hot
@@ -178,7 +178,7 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
   };
 }
 
-
+/** throwaway names of the verdicts' prepared statements (not logged with onQuery: they are no request's) */
 let explained = 0;
 
 /**
