@@ -75,7 +75,7 @@ export function registerServiceMetrics(registry: Registry, services: Services): 
   );
   const stopGeneric = countedBy(
     'read_engine_generic_plans_total',
-    "Verdicts on statement templates' generic plans (asked when a template is first used, again each minute it is in use): generic (its plan serves every value: planned once per connection), custom (planned per request: a sort, hash or bitmap scan, or a client's value in a filter), failed (the database could not say: custom)",
+    "Verdicts on statement templates' generic plans (asked when a template is first used, again each minute it is in use): generic (its plan serves every value: planned once per connection), custom (planned per request: a sort, hash or bitmap scan, or a client's or another row's value in a filter), failed (the database could not say: custom)",
     'verdict',
     GENERIC_PLAN_VERDICTS,
     (count) => genericPlansOf(services.deps).onVerdict((verdict) => count(verdict)),

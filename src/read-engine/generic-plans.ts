@@ -68,11 +68,10 @@ export function createGenericPlans(opts: { enabled: boolean; recheckMs: number; 
       let v = verdicts.get(template.text);
       if (!v) {
         if (verdicts.size >= MAX_TEMPLATES) verdicts.clear();
-        verdicts.set(template.text, (v = { generic: false, at: clock(), asking: false }));
-        void ask(template, runner as Required<Pick<SqlRunner, 'genericPlan'>>, v);
-      } else if (!v.asking && clock() - v.at >= opts.recheckMs) {
-        void ask(template, runner as Required<Pick<SqlRunner, 'genericPlan'>>, v);
+        // never asked: stale from the start
+        verdicts.set(template.text, (v = { generic: false, at: -Infinity, asking: false }));
       }
+      if (!v.asking && clock() - v.at >= opts.recheckMs) void ask(template, runner as Required<Pick<SqlRunner, 'genericPlan'>>, v);
       return v.generic;
     },
     /** each verdict PostgreSQL's plan gave (metrics; the reason of a custom one for the log) */
