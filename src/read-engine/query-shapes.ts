@@ -2,7 +2,7 @@
 // binding): per document and app, each shape keyed by its inputs' template key holds its cost
 // for the complexity limit, its template or why it has none, and the template's prepared name.
 import type { Context } from '../context.js';
-import { createPreparedNames } from '../db/prepared-names.js';
+import { createPreparedNames, type PreparedNames } from '../db/prepared-names.js';
 import type { Prepared } from '../db/sql-runner.js';
 import { genericPlansOf } from './generic-plans.js';
 import type { PlanParams } from './plan-params.js';
@@ -21,8 +21,16 @@ export interface Shape<P> {
   seen?: boolean;
 }
 
-/** the engine's statements are few texts sent over and over: prepared (src/db/prepared-names.ts) */
-const preparedName = createPreparedNames();
+/**
+ * The engine's templates are few texts sent over and over: prepared (src/db/prepared-names.ts).
+ * The names are bounded per app, as its connections are (each app opens its own pools).
+ */
+const namesByDeps = new WeakMap<object, PreparedNames>();
+function preparedNamesOf(deps: object): PreparedNames {
+  let names = namesByDeps.get(deps);
+  if (!names) namesByDeps.set(deps, (names = createPreparedNames()));
+  return names;
+}
 /** shapes kept per document and app; a client that varies `first` endlessly starts them over */
 const MAX_SHAPES = 256;
 
@@ -80,13 +88,14 @@ export async function statementFor<P>(
     if (made.outcome) {
       shape.outcome = made.outcome;
       if ('template' in made.outcome) {
-        shape.name = preparedName(made.outcome.template.text);
+        shape.name = preparedNamesOf(ctx.services.deps).name(made.outcome.template.text);
         ctx.services.readTemplates.record('made');
       } else ctx.services.readTemplates.record(planned!.volatile ? 'volatile' : 'refused', made.outcome.none);
     }
   }
   if (!planned) return null;
-  const name = preparedName(planned.text);
+  // a planned text may never come again (a cursor's page, a refused template): named only if it is a template's
+  const name = preparedNamesOf(ctx.services.deps).existing(planned.text);
   return { text: planned.text, values: [...planned.values], name: name === undefined ? undefined : { name }, payload: planned.payload };
 }
 

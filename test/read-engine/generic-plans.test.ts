@@ -86,10 +86,17 @@ describe('generic plan verdicts', () => {
 describe.skipIf(backendName !== 'postgres')('generic plans', () => {
   let app: TestApp;
   const verdicts: { verdict: GenericPlanVerdict; reason?: string }[] = [];
-  /** resolves once there are more than `seen` verdicts (one may come before this is called) */
+  /**
+   * resolves once there are more than `seen` verdicts (one may come before this is called); a
+   * template that is never asked (it got no prepared name) fails here, not at the test's timeout
+   */
   const verdictAfter = (seen: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setInterval(() => verdicts.length > seen && (clearInterval(timer), resolve()), 5);
+    new Promise<void>((resolve, reject) => {
+      const started = Date.now();
+      const timer = setInterval(() => {
+        if (verdicts.length > seen) clearInterval(timer), resolve();
+        else if (Date.now() - started > 10_000) clearInterval(timer), reject(new Error('no verdict in 10 s: the template was never asked'));
+      }, 5);
     });
 
   beforeAll(async () => {
@@ -138,6 +145,28 @@ describe.skipIf(backendName !== 'postgres')('generic plans', () => {
     const last = verdicts.at(-1)!;
     expect(last.verdict).toBe('custom');
     expect(last.reason).toMatch(/^(BitmapOr|Bitmap Heap Scan|Seq Scan|Sort|Filter)/);
+  });
+
+  it('still prepares and asks for a template made after more one-off statements than there are names', async () => {
+    // 300 documents, each planned once and never sent again, each a text of its own (`first` is
+    // the statement's LIMIT): none may take one of the app's 256 prepared names
+    // (src/db/prepared-names.ts), or the templates made after them would run unnamed and custom
+    const texts = new Set<string>();
+    for (const fields of ['eventId', 'eventId type']) {
+      for (let first = 1; first <= 150; first++) {
+        const once = `query A($c: Address!) { activity(first: ${first}, filter: { collection: $c }) { edges { node { ${fields} } } } }`;
+        const { text, statements } = await answerVia(app, once, { c: collection(1) }, true);
+        expect(text).toMatch(/^200 /);
+        statements.forEach((s) => texts.add(s));
+      }
+    }
+    expect(texts.size).toBe(300);
+    // a shape whose template has not been made yet in this process
+    const fresh = ACTIVITY.replace('eventId type tokenId', 'tokenId type eventId');
+    const seen = verdicts.length;
+    for (const i of [1, 2, 3]) await answerVia(app, fresh, { c: collection(i) }, true);
+    await verdictAfter(seen);
+    expect(verdicts.at(-1)).toEqual({ verdict: 'generic', reason: undefined });
   });
 
   it('plans every statement per run when READ_GENERIC_PLANS is false', async () => {
