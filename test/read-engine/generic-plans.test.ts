@@ -108,6 +108,17 @@ describe.skipIf(backendName !== 'postgres')('generic plans', () => {
        SELECT 'MINT', '0x' || lpad((g % 300)::text, 40, '0'), g, '2026-01-01Z' FROM generate_series(1, 30000) g`,
     );
     await app.db.sql.exec('ANALYZE market_events');
+    // and 30,000 sales over the same 300 collections, three to a timestamp (the id breaks the ties)
+    await app.db.sql.query(
+      `INSERT INTO collections (address, owner, type) SELECT '0x' || lpad(g::text, 40, '0'), '0x' || lpad('1', 40, '0'), 'ERC721' FROM generate_series(0, 299) g`,
+    );
+    await app.db.sql.query(
+      `INSERT INTO sales (collection_address, token_id, amount, price, currency_address, buyer, seller, is_taker_ask, block_number, tx_hash, log_index, timestamp)
+       SELECT '0x' || lpad((g % 300)::text, 40, '0'), g, 1, 1000 + g, '0x' || lpad('2', 40, '0'), '0x' || lpad('3', 40, '0'), '0x' || lpad('4', 40, '0'),
+              g % 2 = 0, g, '0x' || lpad(to_hex(g), 64, '0'), 0, '2026-01-01Z'::timestamptz + (g / 900) * interval '1 second'
+       FROM generate_series(1, 30000) g`,
+    );
+    await app.db.sql.exec('ANALYZE sales');
   });
   afterAll(() => app?.close());
 
@@ -132,6 +143,20 @@ describe.skipIf(backendName !== 'postgres')('generic plans', () => {
     const template = (await answerVia(app, ACTIVITY, { c: collection(5) }, true)).statements[0]!;
     const sessions = await app.db.sql.query<{ query: string }>(`SELECT query FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`, [GENERIC_POOL_NAME]);
     expect(sessions.some((s) => template.startsWith(s.query))).toBe(true);
+  });
+
+  it("runs a collection's sales page on a generic plan along the index that gives its order", async () => {
+    // newest first, the id breaking ties: sales(collection_address, timestamp, id) read backwards
+    const SALES = `query S($c: Address!) { sales(collection: $c, first: 20) { edges { node { txHash price timestamp } } pageInfo { hasNextPage } } }`;
+    const seen = verdicts.length;
+    for (const i of [1, 2, 3]) await answerVia(app, SALES, { c: collection(i) }, true);
+    await verdictAfter(seen);
+    expect(verdicts.at(-1)).toEqual({ verdict: 'generic', reason: undefined });
+    for (const i of [1, 2, 3, 4]) {
+      const engine = await answerVia(app, SALES, { c: collection(i) }, true);
+      expect(engine.text).toBe((await answerVia(app, SALES, { c: collection(i) }, false)).text);
+      expect(JSON.parse(engine.text.slice(4)).data.sales.edges).toHaveLength(20);
+    }
   });
 
   it('keeps a shape custom when its generic plan would scan or sort what a value selects', async () => {
