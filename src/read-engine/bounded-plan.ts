@@ -5,7 +5,8 @@
 // find, whatever they find:
 //   - every node reads rows through an index or combines rows its children give (an allowlist:
 //     no Sort, no Hash, no Bitmap or Seq Scan, whose cost grows with the rows a value selects
-//     before a LIMIT can stop it; one that only a custom plan for a small value would choose);
+//     before a LIMIT can stop it; one that only a custom plan for a small value would choose). A
+//     Sort of rows that LIMITs have already counted (the best of two one-row probes) is bounded;
 //   - no client value filters rows an index did not select (`Filter: signer = $3` above an index
 //     on the collection reads a hot collection's whole book to find one maker's orders), and no
 //     other row's value does either (`Filter: token_id = k.token_id`, where k holds the client's
@@ -35,6 +36,9 @@ const BOUNDED = new Set([
   'CTE Scan',
 ]);
 
+/** Nodes that return what their children return, no more rows (InitPlans and SubPlans aside). */
+const PASS_THROUGH = new Set(['Append', 'Merge Append', 'Subquery Scan', 'Result']);
+
 /** Aggregate strategies that read their input once, in its order (a hashed one builds a table). */
 const BOUNDED_AGGREGATES = new Set(['Plain', 'Sorted']);
 
@@ -46,11 +50,24 @@ const FILTERS = ['Filter', 'Join Filter'] as const;
 
 interface PlanNode {
   'Node Type': string;
+  'Parent Relationship'?: string;
   Strategy?: string;
   'Relation Name'?: string;
   Filter?: string;
   'Join Filter'?: string;
   Plans?: PlanNode[];
+}
+
+/** The children whose rows a node returns or consumes (an InitPlan's or SubPlan's are their own). */
+const inputs = (node: PlanNode) => (node.Plans ?? []).filter((p) => p['Parent Relationship'] !== 'InitPlan' && p['Parent Relationship'] !== 'SubPlan');
+
+/** Whether a node returns a number of rows no value can raise: a LIMIT, or only such nodes' rows. */
+function countedRows(node: PlanNode): boolean {
+  if (node['Node Type'] === 'Limit') return true;
+  const from = inputs(node);
+  // a Result without input computes one row
+  if (node['Node Type'] === 'Result' && from.length === 0) return true;
+  return PASS_THROUGH.has(node['Node Type']) && from.length > 0 && from.every(countedRows);
 }
 
 /**
@@ -65,7 +82,9 @@ export function unboundedBecause(explained: unknown, clientParams: ReadonlySet<n
     const node = stack.pop()!;
     const type = node['Node Type'];
     const on = node['Relation Name'] ? ` on ${node['Relation Name']}` : '';
-    if (type === 'Aggregate' ? !BOUNDED_AGGREGATES.has(node.Strategy ?? '') : !BOUNDED.has(type)) {
+    const bounded =
+      type === 'Aggregate' ? BOUNDED_AGGREGATES.has(node.Strategy ?? '') : BOUNDED.has(type) || (type === 'Sort' && inputs(node).length > 0 && inputs(node).every(countedRows));
+    if (!bounded) {
       return `${type === 'Aggregate' ? `${node.Strategy} Aggregate` : type}${on}`;
     }
     for (const key of FILTERS) {

@@ -51,19 +51,17 @@ export const liveSideSql = (side: BookSide, o: string, b: BookParams, collection
 export const listedAtSql = (o: string) => `greatest(floor(extract(epoch FROM ${o}.created_at))::bigint, ${o}.start_time)`;
 
 /**
- * The id of a token's best bid: the highest of its best token offer and the collection's best
- * offer, each found by two probes of orders_token_side_price_idx (src/db/highest-oldest-sql.ts);
- * ties go to the oldest order.
+ * The id of a token's best bid: the higher of its best token offer (the first live row of one
+ * forward probe of orders_token_bid_best_idx, kept in price DESC, id ASC order) and the
+ * collection's best offer (two probes of orders_collection_offer_price_idx:
+ * src/db/highest-oldest-sql.ts); ties go to the oldest order.
  */
 export function bestBidIdSql(b: BookParams, collection: string, tokenId: string): string {
-  const branch = (token: (x: string) => string, strategies: string) =>
-    `(SELECT x.id, x.price FROM orders x ` +
-    highestOldestSql('x', (x) => `${x}.collection_address = ${collection} AND ${token(x)} AND NOT ${x}.is_order_ask AND ${live(x, b)} AND ${x}.strategy = ANY(${strategies})`) +
-    `)`;
-  return (
-    `(SELECT y.id FROM (${branch((x) => `${x}.token_id = ${tokenId}`, b.standardSale())} UNION ALL ${branch((x) => `${x}.token_id IS NULL`, b.collectionOffer())}) y ` +
-    `ORDER BY y.price DESC, y.id ASC LIMIT 1)`
-  );
+  const offers = (x: string, token: string, strategies: string) =>
+    `${x}.collection_address = ${collection} AND ${token} AND NOT ${x}.is_order_ask AND ${live(x, b)} AND ${x}.strategy = ANY(${strategies})`;
+  const tokenOffer = `(SELECT x.id, x.price FROM orders x WHERE ${offers('x', `x.token_id = ${tokenId}`, b.standardSale())} ORDER BY x.price DESC, x.id ASC LIMIT 1)`;
+  const collectionOffer = `(SELECT x.id, x.price FROM orders x ${highestOldestSql('x', (x) => offers(x, `${x}.token_id IS NULL`, b.collectionOffer()))})`;
+  return `(SELECT y.id FROM (${tokenOffer} UNION ALL ${collectionOffer}) y ORDER BY y.price DESC, y.id ASC LIMIT 1)`;
 }
 
 /**

@@ -34,6 +34,28 @@ describe('unboundedBecause', () => {
     expect(unboundedBecause(plan, new Set([1]))).toBeNull();
   });
 
+  it("accepts a sort of rows LIMITs counted (a token's best bid: the better of two one-row probes)", () => {
+    const probe = (extra: object) => ({ 'Node Type': 'Limit', 'Parent Relationship': 'Member', Plans: [index(extra)] });
+    const bestOfTwo = (second: object) =>
+      explained({
+        'Node Type': 'Index Scan',
+        'Index Cond': '(id = $8)',
+        Plans: [
+          {
+            'Node Type': 'Limit',
+            'Parent Relationship': 'InitPlan',
+            Plans: [{ 'Node Type': 'Sort', 'Sort Key': ['x.price DESC', 'x.id'], Plans: [{ 'Node Type': 'Append', Plans: [probe({ 'Index Name': 'orders_token_bid_best_idx' }), second] }] }],
+          },
+        ],
+      });
+    // the second probe's own InitPlan (the top price) does not count toward the rows sorted
+    const withInitPlan = { 'Node Type': 'Limit', Plans: [{ ...index(), 'Parent Relationship': 'InitPlan' }, index({ 'Index Cond': '(price = $7)' })] };
+    expect(unboundedBecause(bestOfTwo(withInitPlan), new Set([1, 2]))).toBeNull();
+    // a sort of an index scan's rows is as long as what the index finds
+    expect(unboundedBecause(bestOfTwo(index()), new Set([1, 2]))).toBe('Sort');
+    expect(unboundedBecause(explained({ 'Node Type': 'Sort', Plans: [{ 'Node Type': 'Subquery Scan', Plans: [index()] }] }), new Set([1]))).toBe('Sort');
+  });
+
   it('refuses a sort of what a bitmap scan found (the book page planned for an average collection)', () => {
     const plan = page({ 'Node Type': 'Sort', 'Sort Key': ['o1.price', 'o1.id'], Plans: [{ 'Node Type': 'Bitmap Heap Scan', 'Relation Name': 'orders', Plans: [{ 'Node Type': 'Bitmap Index Scan' }] }] });
     expect(unboundedBecause(plan, new Set([1]))).toBe('Sort');
