@@ -5,6 +5,11 @@
 //
 //   npx tsx bench/submit-bench.ts [--db postgres|pglite] [--modes rest,graphql,bulk] [--orders 4000]
 //        [--concurrency 32] [--bulk 50] [--chain] [--workers 0] [--pg-url postgresql://postgres@127.0.0.1:5432/postgres]
+//        [--offers collection|token] [--bids-only]
+//
+// The mix is 80 % listings and 20 % offers, collection offers unless `--offers token` (an offer
+// on one token: the standard sale strategy, written to orders_token_bid_best_idx too);
+// `--bids-only` submits offers only (with `--chain` it is implied: WETH offers, each checked).
 //
 // Per mode: a fresh database (mkt_subbench_<random> dropped afterwards, or PGlite in a temp
 // folder), boot() of the real app (SEED=0, no rate limit), served by node:http on a free port.
@@ -199,7 +204,11 @@ interface Signed {
   body: Record<string, unknown>;
 }
 
-async function signOrders(count: number, keys: string[], opts: { chainId: number; exchange: string; weth: string; ask: string; offer: string; collections: string[]; bidsOnly: boolean }) {
+async function signOrders(
+  count: number,
+  keys: string[],
+  opts: { chainId: number; exchange: string; weth: string; ask: string; offer: string; collections: string[]; bidsOnly: boolean; tokenOffers: boolean },
+) {
   const { Wallet } = await import('ethers');
   const sign = await orderSigner(opts.chainId, opts.exchange);
   const now = Math.floor(Date.now() / 1000);
@@ -214,9 +223,9 @@ async function signOrders(count: number, keys: string[], opts: { chainId: number
       signer: addresses[s]!,
       collection: opts.collections[i % opts.collections.length]!,
       price: (10n ** 15n * BigInt(1 + ((i * 7919) % 1000))).toString(),
-      tokenId: isOrderAsk ? String(i + 1) : null,
+      tokenId: isOrderAsk || opts.tokenOffers ? String(i + 1) : null,
       amount: '1',
-      strategy: isOrderAsk ? opts.ask : opts.offer,
+      strategy: isOrderAsk || opts.tokenOffers ? opts.ask : opts.offer,
       currency: opts.weth,
       nonce: String(nonces[s]!++),
       startTime: now - 60,
@@ -256,10 +265,13 @@ async function main() {
       concurrency: { type: 'string', default: '32' },
       bulk: { type: 'string', default: '50' },
       chain: { type: 'boolean', default: false },
+      offers: { type: 'string', default: 'collection' },
+      'bids-only': { type: 'boolean', default: false },
       workers: { type: 'string', default: '0' },
       'pg-url': { type: 'string', default: 'postgresql://postgres@127.0.0.1:5432/postgres' },
     },
   });
+  if (values.offers !== 'collection' && values.offers !== 'token') throw new Error(`--offers is collection or token, not ${values.offers}`);
   const N = Number(values.orders);
   const W = Number(values.warmup);
   const bulk = Number(values.bulk);
@@ -303,10 +315,11 @@ async function main() {
       ask: network.strategies.standardSale[0]!,
       offer: network.strategies.collectionOffer[0]!,
       collections,
-      bidsOnly: values.chain!, // with chain checks: WETH offers, each checked for balance and allowance
+      bidsOnly: values.chain! || values['bids-only']!, // with chain checks: WETH offers, each checked for balance and allowance
+      tokenOffers: values.offers === 'token',
     });
     console.log(
-      `submit bench: db ${values.db}, ${N} orders per mode (+${W} warm-up), concurrency ${values.concurrency}, chain checks ${values.chain ? 'on (local EVM, own process)' : 'off'}, ` +
+      `submit bench: db ${values.db}, ${N} orders per mode (+${W} warm-up), ${values.chain || values['bids-only'] ? 'offers only' : '80 % listings'}, ${values.offers} offers, concurrency ${values.concurrency}, chain checks ${values.chain ? 'on (local EVM, own process)' : 'off'}, ` +
         `SIGNATURE_WORKERS ${values.workers}, crypto ${cryptoBackendInfo().backend}; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} ` +
         `(signed ${total} orders in ${((performance.now() - t) / 1000).toFixed(1)} s)`,
     );
