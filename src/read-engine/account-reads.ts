@@ -35,7 +35,8 @@ function accountPage(p: Planner, args: Record<string, unknown>, isCursor: (c: st
 const offersReceived: Planned = (p, nodes, args, t) => {
   const q = accountPage(p, args, isOrderHashCursor);
   const o = p.alias('o');
-  const only = args.collection ? [`${o}.collection_address = ${p.params.add(args.collection)}`] : [];
+  const collection = args.collection ? p.params.add(args.collection) : undefined;
+  const only = collection ? [`${o}.collection_address = ${collection}`] : [];
   const guards: string[] = [];
   const bounds: ((x: string) => string)[] = [];
   for (const side of ['after', 'before'] as const) {
@@ -50,8 +51,8 @@ const offersReceived: Planned = (p, nodes, args, t) => {
     table: 'orders',
     o,
     // the page reads each holding's first offers past its cursors; the count, every offer
-    where: [offersReceivedSql(o, p.book, `${t}.address`, page), ...only, ...page.bounds(o)],
-    counted: [offersReceivedSql(o, p.book, `${t}.address`), ...only],
+    where: [offersReceivedSql(o, p.book, `${t}.address`, page, collection), ...only, ...page.bounds(o)],
+    counted: [offersReceivedSql(o, p.book, `${t}.address`, undefined, collection), ...only],
     order: offersReceivedOrderSql(o, q.fromEnd),
     listOrder: offersReceivedOrderSql(o),
     first: q.first,

@@ -144,6 +144,9 @@ describe(`Account (${backendName})`, () => {
     expect(seen).toEqual(want);
     const only1155 = (await both(`{ account(address: "${ME}") { offersReceived(collection: "${C1155}") { ${OFFERS} } } }`)).data.account.offersReceived;
     expect(only1155.edges.map((e: any) => e.node.hash)).toEqual([hashes.b10]);
+    // a page of one: the better offers of the other collections must not take the page's rows
+    const firstOf1155 = (await both(`{ account(address: "${ME}") { offersReceived(collection: "${C1155}", first: 1) { ${OFFERS} } } }`)).data.account.offersReceived;
+    expect(firstOf1155.edges.map((e: any) => e.node.hash)).toEqual([hashes.b10]);
     // W[1] holds 3 of token 7: the offers for 5 and 6 are more than it has
     const w1 = (await both(`{ account(address: "${W[1]}") { offersReceived { ${OFFERS} } } }`)).data.account.offersReceived;
     expect(w1.edges).toEqual([]);
