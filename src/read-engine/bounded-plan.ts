@@ -64,10 +64,15 @@ const inputs = (node: PlanNode) => (node.Plans ?? []).filter((p) => p['Parent Re
 /** Whether a node returns a number of rows no value can raise: a LIMIT, or only such nodes' rows. */
 function countedRows(node: PlanNode): boolean {
   if (node['Node Type'] === 'Limit') return true;
-  const from = inputs(node);
   // a Result without input computes one row
-  if (node['Node Type'] === 'Result' && from.length === 0) return true;
-  return PASS_THROUGH.has(node['Node Type']) && from.length > 0 && from.every(countedRows);
+  if (node['Node Type'] === 'Result' && inputs(node).length === 0) return true;
+  return PASS_THROUGH.has(node['Node Type']) && countedInputs(node);
+}
+
+/** Whether a node has input and every input's rows are counted (a Sort of them is bounded). */
+function countedInputs(node: PlanNode): boolean {
+  const from = inputs(node);
+  return from.length > 0 && from.every(countedRows);
 }
 
 /**
@@ -83,7 +88,7 @@ export function unboundedBecause(explained: unknown, clientParams: ReadonlySet<n
     const type = node['Node Type'];
     const on = node['Relation Name'] ? ` on ${node['Relation Name']}` : '';
     const bounded =
-      type === 'Aggregate' ? BOUNDED_AGGREGATES.has(node.Strategy ?? '') : BOUNDED.has(type) || (type === 'Sort' && inputs(node).length > 0 && inputs(node).every(countedRows));
+      type === 'Aggregate' ? BOUNDED_AGGREGATES.has(node.Strategy ?? '') : BOUNDED.has(type) || (type === 'Sort' && countedInputs(node));
     if (!bounded) {
       return `${type === 'Aggregate' ? `${node.Strategy} Aggregate` : type}${on}`;
     }

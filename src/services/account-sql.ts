@@ -1,7 +1,7 @@
 // An account's side of the market as SQL shared by the read engine (src/read-engine/account-reads.ts)
 // and the resolver path (./accounts.ts): which offers it could fill, which tokens it holds and
 // what they are worth. Ownership is the indexed token_balances; the book is token-sql.ts's rules.
-import { live, liveAskSql, type BookParams } from './token-sql.js';
+import { bidBranchSql, live, liveAskSql, type BookParams } from './token-sql.js';
 
 /** A page's share of offersReceivedSql: how many rows it reads, in which direction, past which bounds. */
 export interface OfferPageScan {
@@ -88,11 +88,9 @@ export const floorPriceSql = (b: BookParams, collection: string) => `(SELECT min
 
 /** The highest live bid price of one branch of a token's bids: its token offers, or (tokenId null) its collection's offers. */
 function bestOfBranchSql(b: BookParams, collection: string, tokenId: string | null): string {
-  const token = tokenId === null ? 'x.token_id IS NULL' : `x.token_id = ${tokenId}`;
-  const strategies = tokenId === null ? b.collectionOffer() : b.standardSale();
   // ORDER BY ... LIMIT 1 rather than max(): the planner then walks the index backwards and stops
   // at the first live row instead of reading every bid of the collection (845 rows, 1.4 ms a token)
-  return `(SELECT x.price FROM orders x WHERE x.collection_address = ${collection} AND ${token} AND NOT x.is_order_ask AND ${live('x', b)} AND x.strategy = ANY(${strategies}) ORDER BY x.price DESC LIMIT 1)`;
+  return `(SELECT x.price FROM orders x WHERE ${bidBranchSql('x', b, collection, tokenId)} ORDER BY x.price DESC LIMIT 1)`;
 }
 
 /**

@@ -51,16 +51,24 @@ export const liveSideSql = (side: BookSide, o: string, b: BookParams, collection
 export const listedAtSql = (o: string) => `greatest(floor(extract(epoch FROM ${o}.created_at))::bigint, ${o}.start_time)`;
 
 /**
+ * One branch of the bids that can fill a token, over the orders alias `x`: its live token offers
+ * (fixed-price strategies), or (`tokenId` null) its collection's live collection offers.
+ */
+export function bidBranchSql(x: string, b: BookParams, collection: string, tokenId: string | null): string {
+  const token = tokenId === null ? `${x}.token_id IS NULL` : `${x}.token_id = ${tokenId}`;
+  const strategies = tokenId === null ? b.collectionOffer() : b.standardSale();
+  return `${x}.collection_address = ${collection} AND ${token} AND NOT ${x}.is_order_ask AND ${live(x, b)} AND ${x}.strategy = ANY(${strategies})`;
+}
+
+/**
  * The id of a token's best bid: the higher of its best token offer (the first live row of one
  * forward probe of orders_token_bid_best_idx, kept in price DESC, id ASC order) and the
  * collection's best offer (two probes of orders_collection_offer_price_idx:
  * src/db/highest-oldest-sql.ts); ties go to the oldest order.
  */
 export function bestBidIdSql(b: BookParams, collection: string, tokenId: string): string {
-  const offers = (x: string, token: string, strategies: string) =>
-    `${x}.collection_address = ${collection} AND ${token} AND NOT ${x}.is_order_ask AND ${live(x, b)} AND ${x}.strategy = ANY(${strategies})`;
-  const tokenOffer = `(SELECT x.id, x.price FROM orders x WHERE ${offers('x', `x.token_id = ${tokenId}`, b.standardSale())} ORDER BY x.price DESC, x.id ASC LIMIT 1)`;
-  const collectionOffer = `(SELECT x.id, x.price FROM orders x ${highestOldestSql('x', (x) => offers(x, `${x}.token_id IS NULL`, b.collectionOffer()))})`;
+  const tokenOffer = `(SELECT x.id, x.price FROM orders x WHERE ${bidBranchSql('x', b, collection, tokenId)} ORDER BY x.price DESC, x.id ASC LIMIT 1)`;
+  const collectionOffer = `(SELECT x.id, x.price FROM orders x ${highestOldestSql('x', (x) => bidBranchSql(x, b, collection, null))})`;
   return `(SELECT y.id FROM (${tokenOffer} UNION ALL ${collectionOffer}) y ORDER BY y.price DESC, y.id ASC LIMIT 1)`;
 }
 
