@@ -25,6 +25,7 @@ contract TestERC1155 {
     );
     event ApprovalForAll(address indexed account, address indexed operator, bool approved);
     event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
+    event URI(string value, uint256 indexed id);
 
     string public name;
     string public symbol;
@@ -32,6 +33,8 @@ contract TestERC1155 {
 
     mapping(uint256 => mapping(address => uint256)) private _balances;
     mapping(address => mapping(address => bool)) private _operatorApprovals;
+    /// the ERC-1155 metadata URI template, `{id}` standing for the id in 64 hex digits
+    string private _uri;
 
     constructor(string memory name_, string memory symbol_) {
         name = name_;
@@ -48,6 +51,7 @@ contract TestERC1155 {
 
     function supportsInterface(bytes4 interfaceId) external pure returns (bool) {
         return interfaceId == 0xd9b67a26 // ERC-1155
+            || interfaceId == 0x0e89341c // ERC-1155 metadata URI
             || interfaceId == 0x01ffc9a7; // ERC-165
     }
 
@@ -134,5 +138,15 @@ contract TestERC1155 {
                 "ERC1155: ERC1155Receiver rejected tokens"
             );
         }
+    }
+
+    function uri(uint256) external view returns (string memory) {
+        return _uri;
+    }
+
+    /// Sets the template and announces the change for one id (ERC-1155's URI event).
+    function setURI(string calldata value, uint256 id) external {
+        _uri = value;
+        emit URI(value, id);
     }
 }

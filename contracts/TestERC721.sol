@@ -13,6 +13,9 @@ contract TestERC721 {
     event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId);
     event ApprovalForAll(address indexed owner, address indexed operator, bool approved);
     event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
+    /// EIP-4906
+    event MetadataUpdate(uint256 _tokenId);
+    event BatchMetadataUpdate(uint256 _fromTokenId, uint256 _toTokenId);
 
     string public name;
     string public symbol;
@@ -23,6 +26,8 @@ contract TestERC721 {
     mapping(address => uint256) private _balances;
     mapping(uint256 => address) private _tokenApprovals;
     mapping(address => mapping(address => bool)) private _operatorApprovals;
+    string private _baseURI;
+    mapping(uint256 => string) private _tokenURIs;
 
     constructor(string memory name_, string memory symbol_) {
         name = name_;
@@ -39,6 +44,8 @@ contract TestERC721 {
 
     function supportsInterface(bytes4 interfaceId) external pure returns (bool) {
         return interfaceId == 0x80ac58cd // ERC-721
+            || interfaceId == 0x5b5e139f // ERC-721 metadata
+            || interfaceId == 0x49064906 // EIP-4906
             || interfaceId == 0x01ffc9a7; // ERC-165
     }
 
@@ -117,5 +124,42 @@ contract TestERC721 {
                 "ERC721: transfer to non ERC721Receiver implementer"
             );
         }
+    }
+
+    /// tokenURI: the token's own URI when one was set, else the base URI followed by the id in
+    /// decimal (the common layout), else "" (as many contracts answer before a reveal).
+    function tokenURI(uint256 tokenId) external view returns (string memory) {
+        bytes memory own = bytes(_tokenURIs[tokenId]);
+        if (own.length > 0) return _tokenURIs[tokenId];
+        if (bytes(_baseURI).length == 0) return "";
+        return string(abi.encodePacked(_baseURI, _decimal(tokenId)));
+    }
+
+    function setBaseURI(string calldata baseURI) external {
+        _baseURI = baseURI;
+        emit BatchMetadataUpdate(0, type(uint256).max);
+    }
+
+    function setTokenURI(uint256 tokenId, string calldata uri) external {
+        _tokenURIs[tokenId] = uri;
+        emit MetadataUpdate(tokenId);
+    }
+
+    /// Announces a batch without changing anything (a contract that moved its files itself).
+    function announceBatchMetadataUpdate(uint256 fromTokenId, uint256 toTokenId) external {
+        emit BatchMetadataUpdate(fromTokenId, toTokenId);
+    }
+
+    function _decimal(uint256 v) private pure returns (bytes memory) {
+        if (v == 0) return "0";
+        uint256 digits;
+        for (uint256 t = v; t != 0; t /= 10) digits++;
+        bytes memory out = new bytes(digits);
+        while (v != 0) {
+            digits -= 1;
+            out[digits] = bytes1(uint8(48 + (v % 10)));
+            v /= 10;
+        }
+        return out;
     }
 }

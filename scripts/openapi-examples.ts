@@ -26,6 +26,9 @@ try {
     nonce: (await get(`/orders/nonce?address=${DEMO_SIGNER}`)).data,
     collection: (await get(`/collections?address=${DEMO_COLLECTION}`)).data,
     collectionStats: (await get(`/collections/stats?address=${DEMO_COLLECTION}`)).data,
+    collectionSearch: (await get('/collections/search?q=lanturn%20owls&limit=2')).data,
+    // the first two trait types with their two most common values (the whole panel is long)
+    collectionAttributes: ((await get(`/collections/attributes?collection=${DEMO_COLLECTION}`)).data as { values: unknown[] }[]).slice(0, 2).map((t) => ({ ...t, values: t.values.slice(0, 2) })),
     listingRewards: rewards.slice(0, 2),
     // A MakerOrder body as a client sends it (spec 2.3): a demo listing, as signed.
     makerOrder: {

@@ -19,6 +19,7 @@ import { createIndexerRuntime, type IndexerRuntime } from './chain/indexer/index
 import { startKeptRankingKeys } from './services/kept-ranking-keys.js';
 import { startEventLogRetention } from './services/event-log-retention.js';
 import { startWebhookWorker } from './services/webhook-runtime.js';
+import { startMetadataWorker } from './services/metadata-runtime.js';
 import { createServices, type Services } from './services/index.js';
 import { createMarketClock, LATEST_BLOCK_SECONDS_SQL, type MarketClock } from './services/market-clock.js';
 import { createSignatureVerifier, type SignatureVerifier } from './services/signature-pool.js';
@@ -47,6 +48,8 @@ export interface BootOptions {
   collectDefaultMetrics?: boolean;
   /** false: never start the chain indexer in this process (tests drive it themselves) */
   indexer?: boolean;
+  /** false: no metadata worker (tests that drive it themselves); it runs only with RPC_URL anyway */
+  metadataWorker?: boolean;
   /** logs each startup step with its duration (server); silent by default */
   steps?: StartupSteps;
   /** the prepared demo database copied by a first embedded start; null: always seed */
@@ -179,6 +182,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
     const rankingKeys = opts.rankingKeysEveryMs ? startKeptRankingKeys(services.keptRankingKeys, opts.rankingKeysEveryMs, logger) : undefined;
     const retention = startEventLogRetention(services.deps, logger);
     const webhookWorker = startWebhookWorker(services, logger);
+    const metadataWorker = opts.metadataWorker === false ? null : startMetadataWorker(services, logger);
     const verifier = signatures;
     const bus = events;
     const readReplica = replica;
@@ -199,6 +203,7 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
         services.indexedBlock.stop();
         retention?.stop();
         await webhookWorker?.stop();
+        await metadataWorker?.stop();
         await services.eventStream.drain();
         await stopIndexer();
         await yoga.dispose(); // plugins' resources (the rate limiter's Redis client)

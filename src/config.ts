@@ -341,6 +341,40 @@ const webhooks = {
   ),
 };
 
+/** A comma-separated list of http(s) base URLs, without a trailing slash. */
+const baseUrlList = (fallback: string) =>
+  parsed(fallback, (v, ctx) => {
+    const list = v.split(',').map((p) => p.trim().replace(/\/+$/, '')).filter(Boolean);
+    const bad = list.find((p) => !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(p));
+    if (bad !== undefined || list.length === 0) {
+      ctx.addIssue({ code: 'custom', message: `expected comma-separated http(s) base URLs, got "${bad ?? v}"` });
+      return z.NEVER;
+    }
+    return list;
+  });
+
+const metadata = {
+  METADATA: bool(true).describe(
+    '`false`: this instance reads no token metadata (another instance does, or metadata comes from imports); with `RPC_URL` unset nothing is read either: token URIs come from the chain',
+  ),
+  IPFS_GATEWAYS: baseUrlList('https://trustless-gateway.link,https://ipfs.io').describe(
+    'trustless IPFS gateways, comma-separated, tried in turn; what they answer is checked against its CID (a gateway cannot change a token\'s traits)',
+  ),
+  IPFS_PUBLIC_GATEWAY: text('https://ipfs.io').describe('the gateway `ipfs://` images and animations are given out through, as http(s) URLs'),
+  ARWEAVE_GATEWAY: baseUrlList('https://arweave.net').describe('where `ar://` URIs are read (the first of the list)'),
+  METADATA_ALLOW_PRIVATE_TARGETS: bool(false).describe(
+    '`true` lets metadata, gateway and image reads reach loopback, private, link-local and unique-local addresses (a metadata host on the same network); off, they are refused, each redirect and each resolved address checked',
+  ),
+  METADATA_TIMEOUT_MS: int(10_000, 100, 120_000).describe('one read, connection to last byte (a host trickling bytes ends here)'),
+  METADATA_MAX_BYTES: int(2 * 1_048_576, 1024, 64 * 1_048_576).describe('the most a read may bring, after decompression'),
+  METADATA_CONCURRENCY: int(32, 1, 1024).describe('token reads in flight per instance'),
+  METADATA_PER_HOST_CONCURRENCY: int(8, 1, 1024).describe('reads in flight per host (a `Retry-After` from a host pauses it)'),
+  METADATA_RETRIES: int(3, 0, 20).describe('attempts after a transient failure (timeout, connection, 408, 429, 5xx) within one read, with exponential backoff'),
+  METADATA_RECHECK_HOURS: int(24, 1, 24 * 365).describe('a token whose URI is mutable (http, https) is read again after this long'),
+  METADATA_REFRESH_COOLDOWN_SECONDS: int(60, 0, 86_400).describe('the least time between two refreshes a client asks for, per token'),
+  METADATA_COLLECTION_REFRESH_COOLDOWN_SECONDS: int(3600, 0, 7 * 86_400).describe('the least time between two refreshes of a whole collection'),
+};
+
 /** The settings in the groups the generated docs present them in. */
 const GROUPS = [
   { title: 'Serving', settings: serving },
@@ -360,9 +394,10 @@ const GROUPS = [
   },
   { title: 'Orders and listing rewards', settings: orders },
   { title: 'Webhooks', settings: webhooks },
+  { title: 'Token metadata', settings: metadata },
 ] as const;
 
-const envSchema = z.object({ ...serving, ...access, ...database, ...chain, ...addresses, ...orders, ...webhooks });
+const envSchema = z.object({ ...serving, ...access, ...database, ...chain, ...addresses, ...orders, ...webhooks, ...metadata });
 
 type Env = z.infer<typeof envSchema>;
 
@@ -486,6 +521,22 @@ function configFrom(e: Env, network: Network) {
       retryMaxMs: e.WEBHOOK_RETRY_MAX_MS,
       disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    },
+    /** the token metadata pipeline (src/services/metadata-worker.ts) */
+    metadata: {
+      enabled: e.METADATA,
+      ipfsGateways: e.IPFS_GATEWAYS,
+      ipfsPublicGateway: e.IPFS_PUBLIC_GATEWAY.replace(/\/+$/, ''),
+      arweaveGateway: e.ARWEAVE_GATEWAY[0]!,
+      allowPrivateTargets: e.METADATA_ALLOW_PRIVATE_TARGETS,
+      timeoutMs: e.METADATA_TIMEOUT_MS,
+      maxBytes: e.METADATA_MAX_BYTES,
+      concurrency: e.METADATA_CONCURRENCY,
+      perHostConcurrency: e.METADATA_PER_HOST_CONCURRENCY,
+      retries: e.METADATA_RETRIES,
+      recheckMs: e.METADATA_RECHECK_HOURS * 3_600_000,
+      refreshCooldownMs: e.METADATA_REFRESH_COOLDOWN_SECONDS * 1000,
+      collectionRefreshCooldownMs: e.METADATA_COLLECTION_REFRESH_COOLDOWN_SECONDS * 1000,
     },
   };
 }

@@ -23,3 +23,6 @@ export const INTERFACE_ERC721 = '0x80ac58cd';
 export const INTERFACE_ERC1155 = '0xd9b67a26';
 /** EIP-1271 magic value: bytes4(keccak256("isValidSignature(bytes32,bytes)")). */
 export const ERC1271_MAGIC = '0x1626ba7e';
+
+/** Where a token's metadata lives: ERC-721's metadata extension and ERC-1155's metadata URI. */
+export const TOKEN_URI_ABI = ['function tokenURI(uint256 tokenId) view returns (string)', 'function uri(uint256 id) view returns (string)'];

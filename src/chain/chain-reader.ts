@@ -5,7 +5,7 @@
 import { Contract, JsonRpcProvider, getAddress, type BlockTag } from 'ethers';
 import { ChainUnavailableError } from './chain-unavailable-error.js';
 import type { Network } from '../domain/networks.js';
-import { ERC1155_ABI, ERC1271_ABI, ERC1271_MAGIC, ERC165_ABI, ERC20_ABI, ERC721_ABI, INTERFACE_ERC1155, INTERFACE_ERC721 } from './abis.js';
+import { ERC1155_ABI, ERC1271_ABI, ERC1271_MAGIC, ERC165_ABI, ERC20_ABI, ERC721_ABI, INTERFACE_ERC1155, INTERFACE_ERC721, TOKEN_URI_ABI } from './abis.js';
 
 export interface DiscoveredCollection {
   address: string;
@@ -17,6 +17,8 @@ export interface DiscoveredCollection {
 }
 
 export { ChainUnavailableError };
+
+export type TokenUriAnswer = { ok: true; uri: string } | { ok: false; message: string };
 
 /** A contract-level failure (revert, no such function) reads as "no answer"; a node that cannot be reached stays an error. */
 async function optional<T>(p: Promise<T>): Promise<T | null> {
@@ -99,6 +101,22 @@ export function createChainReader(rpcUrl: string, network: Network) {
     return { balance, allowance };
   }
 
+  /**
+   * The metadata URI of each token (ERC-721 tokenURI, ERC-1155 uri). The calls are made together,
+   * so ethers sends them as one JSON-RPC batch (up to its batchMaxCount per request). A revert
+   * (no such token, no metadata extension) is that token's answer; an unreachable node throws.
+   */
+  async function tokenUris(collection: string, type: 'ERC721' | 'ERC1155', ids: readonly bigint[]): Promise<TokenUriAnswer[]> {
+    const c = new Contract(collection, TOKEN_URI_ABI, provider);
+    const fn = c.getFunction(type === 'ERC721' ? 'tokenURI' : 'uri');
+    const answers = await Promise.allSettled(ids.map((id) => call(fn.staticCall(id) as Promise<string>)));
+    return answers.map((a): TokenUriAnswer => {
+      if (a.status === 'fulfilled') return { ok: true, uri: a.value };
+      if (a.reason instanceof ChainUnavailableError) throw a.reason;
+      return { ok: false, message: `${type === 'ERC721' ? 'tokenURI' : 'uri'} reverted or answered no string` };
+    });
+  }
+
   async function ethBalance(owner: string, blockTag: BlockTag = 'latest'): Promise<bigint> {
     return call(provider.getBalance(owner, blockTag));
   }
@@ -120,7 +138,7 @@ export function createChainReader(rpcUrl: string, network: Network) {
     return headInFlight;
   }
 
-  return { provider, isContract, isValidContractSignature, discoverCollection, holds, isApprovedForAll, erc20BalanceAndAllowance, ethBalance, blockNumber, headBlock, destroy: () => provider.destroy() };
+  return { provider, isContract, isValidContractSignature, discoverCollection, holds, tokenUris, isApprovedForAll, erc20BalanceAndAllowance, ethBalance, blockNumber, headBlock, destroy: () => provider.destroy() };
 }
 
 export type ChainReader = ReturnType<typeof createChainReader>;

@@ -2,6 +2,7 @@
 // PostgreSQL. A module of its own so that a service on PostgreSQL never loads it
 // (src/db/database.ts imports it on demand).
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGliteThread } from './pglite-thread.js';
 import { PGLITE_SETTINGS, startEmbeddedOnDisk, type OpeningEmbedded } from './pglite-thread-start.js';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
@@ -12,9 +13,16 @@ import type { SqlRunner } from './sql-runner.js';
 
 const START_PARAMS = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS];
 
+/**
+ * The PostgreSQL extensions the migrations create (pg_trgm: collection search). PGlite loads an
+ * extension's library only when it was registered at construction, so every PGlite that opens
+ * this service's database takes them (the thread's worker, pglite-thread-worker.mjs, names its own).
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 /** A PGlite instance with this service's settings: in memory, or persisted in dir. */
 export function createPglite(dir?: string): PGlite {
-  return new PGlite({ dataDir: dir, startParams: START_PARAMS });
+  return new PGlite({ dataDir: dir, startParams: START_PARAMS, extensions: PGLITE_EXTENSIONS });
 }
 
 /**

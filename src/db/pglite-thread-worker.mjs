@@ -23,7 +23,8 @@ const bundle = readFile(path.join(path.dirname(createRequire(import.meta.url).re
   },
   () => undefined,
 );
-const { PGlite } = await import('@electric-sql/pglite');
+// the extensions the migrations create (src/db/pglite-database.ts PGLITE_EXTENSIONS names the same)
+const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
 
 /**
  * PGlite that only answers wire-protocol bytes. PGlite reads the catalog's array types when it
@@ -41,6 +42,7 @@ try {
   pg = new WirePGlite({
     dataDir,
     startParams: [...PGlite.defaultStartParams, ...settings],
+    extensions: { pg_trgm },
     ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
     ...(fsBundle ? { fsBundle } : {}),
   });

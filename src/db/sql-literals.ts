@@ -41,3 +41,15 @@ export function sqlName(value: string): string {
 export function sqlList(values: readonly string[]): string {
   return values.length ? values.join(', ') : 'NULL';
 }
+
+/**
+ * Any JSON value as a dollar-quoted jsonb literal. Dollar quoting takes the text as it is (no
+ * escape sequences at all); the tag is chosen so that it does not occur in the text, so nothing
+ * inside can end the literal. Used where the text comes from the internet (token metadata).
+ */
+export function sqlJson(value: unknown): string {
+  const text = JSON.stringify(value);
+  let tag = 'j';
+  for (let i = 0; text.includes(`$${tag}$`); i++) tag = `j${i.toString(36)}`;
+  return `$${tag}$${text}$${tag}$::jsonb`;
+}

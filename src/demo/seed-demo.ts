@@ -10,6 +10,7 @@ import { encodeParams, type ParamValue } from '../domain/order-params.js';
 import type { OrderStatusName } from '../domain/order-status.js';
 import type { Services } from '../services/index.js';
 import { prng } from './prng.js';
+import { seedDemoTokenMetadata } from './demo-token-metadata.js';
 import { signedOrderRow } from '../db/signed-order-row.js';
 
 const DAY = 86_400;
@@ -248,6 +249,9 @@ export async function seedDemo(services: Services, opts: { seed?: number; orderC
     observedAt: new Date((now - (i === 2 ? 3 * DAY : rnd.int(60, 3600))) * 1000),
   }));
   await prisma.globalMarketData.createMany({ data: global });
+
+  // Token metadata, traits and ranks (generated offline).
+  await seedDemoTokenMetadata(services, collections);
 
   return { collections: collections.length, orders: rows.length, sales: sales.length, wallets: DEMO_WALLETS.length };
 }

@@ -53,6 +53,38 @@ export function registerServiceMetrics(registry: Registry, services: Services): 
     },
   });
 
+  // token metadata: this instance's reads by outcome and host, and the queue of the whole database
+  const metadataReads = new Counter({
+    name: 'metadata_fetches_total',
+    help: "Token metadata reads of this instance's worker by result (OK or the error code) and host (ipfs, arweave, inline, or the http host)",
+    labelNames: ['result', 'host'] as const,
+    registers: [registry],
+  });
+  const metadataLatency = new Histogram({
+    name: 'metadata_fetch_duration_seconds',
+    help: 'Time to read one token metadata document (gateways, redirects and retries included), by host',
+    labelNames: ['host'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const stopMetadata = services.tokenMetadata.onRead((result, host, ms) => {
+    metadataReads.inc({ result, host });
+    metadataLatency.observe({ host }, ms / 1000);
+  });
+  new Gauge({
+    name: 'metadata_queue',
+    help: 'The metadata queue, read from the database at each scrape: due (tokens waiting for a read), leased (being read), oldest_due_seconds',
+    labelNames: ['measure'] as const,
+    registers: [registry],
+    async collect() {
+      const d = await services.tokenMetadata.queue.depth().catch(() => null);
+      if (!d) return;
+      this.set({ measure: 'due' }, d.due);
+      this.set({ measure: 'leased' }, d.leased);
+      this.set({ measure: 'oldest_due_seconds' }, d.oldestDueSeconds ?? 0);
+    },
+  });
+
   /** A counter by one label, every value shown from 0, counted at each occurrence `on` reports. */
   const countedBy = <L extends string>(name: string, help: string, label: L, values: readonly string[], on: (count: (value: string) => void) => () => void) => {
     const counter = new Counter({ name, help, labelNames: [label], registers: [registry] });
@@ -100,6 +132,7 @@ export function registerServiceMetrics(registry: Registry, services: Services): 
   return () => {
     stop();
     stopWebhooks();
+    stopMetadata();
     stopFallbacks();
     stopTemplates();
     stopGeneric();

@@ -32,6 +32,7 @@ import { planAccount } from './account-reads.js';
 import { planToken, planTokens } from './token-reads.js';
 import { planIndexerStatus } from './indexer-status-reads.js';
 import { planListingRewards } from './listing-reward-reads.js';
+import { planCollectionSearch } from './collection-search-reads.js';
 import { PlanParams } from './plan-params.js';
 
 /** A resolver-only field under a row of `type`: resolved per parent key after the statement. */
@@ -509,6 +510,7 @@ const ROOT_FIELDS: Record<string, RootPlanner> = {
   sales: (plan, nodes, args) => plan.saleConnection(nodes, args),
   activity: (plan, nodes, args) => plan.activityConnection(nodes, args),
   collections: (plan, nodes, args, ctx) => plan.collectionConnection(nodes, args, ctx),
+  searchCollections: planCollectionSearch,
   token: planToken,
   tokens: planTokens,
   account: planAccount,

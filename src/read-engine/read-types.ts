@@ -10,6 +10,7 @@ import { planCollectionStats } from './stats-reads.js';
 import { highestOldestSql } from '../db/highest-oldest-sql.js';
 import { ACCOUNT_HOLDING_TYPE, ACCOUNT_TYPE } from './account-reads.js';
 import { COLLECTION_DEPTH, TOKEN_TYPE } from './token-reads.js';
+import { COLLECTION_ATTRIBUTES } from './metadata-reads.js';
 import { LISTING_REWARD_TYPE } from './listing-reward-reads.js';
 import { INDEXER_STATUS_TYPE } from './indexer-status-reads.js';
 import { ORDER_FILLABILITY } from './fillability-reads.js';
@@ -101,6 +102,7 @@ export const COLLECTION_TYPE: ReadType<CollectionColumn> = {
     stats: { kind: 'planned', columns: ['address'], plan: (p, nodes, _args, t) => planCollectionStats(p, nodes, t) },
     series: { kind: 'resolver', columns: ['address'], reason: 'intervals filled from the rollups and the floor history (src/services/sale-history.ts)' },
     depth: COLLECTION_DEPTH,
+    attributes: COLLECTION_ATTRIBUTES,
     activity: { kind: 'planned', columns: ['address'], plan: (p, nodes, args, t) => p.activityConnection(nodes, args, (m) => `${m}.collection_address = ${t}.address`, true) },
   },
 };

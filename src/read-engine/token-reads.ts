@@ -10,6 +10,7 @@ import { MAX_DEPTH_LEVELS, TOKEN_PAGE_RULES } from '../services/tokens.js';
 import { jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonObjectSql, jsonString, jsonUnixTime, orUnrenderable } from './json-sql.js';
 import type { FieldRead, Planner, ReadType } from './read-type.js';
 import { objectFieldsSql } from './object-fields.js';
+import { TOKEN_METADATA_FIELDS } from './metadata-reads.js';
 import { collectFields, subSelections } from './selection.js';
 
 type Planned = Extract<FieldRead<string>, { kind: 'planned' }>['plan'];
@@ -107,9 +108,7 @@ export const TOKEN_TYPE: ReadType = {
       nullable: true,
     },
     listedAt: { kind: 'leaf', columns: ['ask_id', 'listed_at'], json: (t) => `CASE WHEN ${t}.ask_id IS NULL THEN 'null' ELSE ${jsonUnixTime(`${t}.listed_at`)} END` },
-    name: leaf(() => `'null'`),
-    image: leaf(() => `'null'`),
-    attributes: leaf(() => `'null'`),
+    ...TOKEN_METADATA_FIELDS,
     depth: planned((p, nodes, args, t) => depthSql(p, nodes, args, (o, side) => liveSideSql(side, o, p.book, `${t}.collection_address`, `${t}.token_id`))),
     activity: planned((p, nodes, args, t) => p.activityConnection(nodes, args, (m) => `${m}.collection_address = ${t}.collection_address AND ${m}.token_id = ${t}.token_id`)),
   },

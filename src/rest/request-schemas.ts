@@ -8,6 +8,7 @@ import type { FieldProblem } from '../domain/errors.js';
 import { MAX_PAGE_SIZE, ORDER_SORTS } from '../domain/order-query.js';
 import { ORDER_STATUSES } from '../domain/order-status.js';
 import { V1_EVENT_TYPES } from '../domain/activity-query.js';
+import { COLLECTION_SEARCH_RULES, SEARCH_QUERY_MESSAGE, SEARCH_SIZE_MESSAGE, searchQueryLength } from '../domain/collection-search-query.js';
 import { PAY_WITH } from '../domain/fulfillment.js';
 import { FULFILLMENT_EXAMPLE } from './openapi/fulfillment-example.js';
 import { DEMO_COLLECTION, DEMO_SIGNER } from '../demo/demo-addresses.js';
@@ -98,10 +99,32 @@ export const FulfillmentQuery = z.object({
     .meta({ description: 'listings only: ETH (default; matchAskWithTakerBidUsingETHAndWETH, the price sent as value) or WETH (matchAskWithTakerBid)' }),
 });
 
+/** GET /collections/search: the rules of src/domain/collection-search-query.ts (values arrive trimmed). */
+export const CollectionSearchQuery = z.object({
+  q: z
+    .string({ error: (iss) => (iss.input === undefined ? 'the q query parameter is required' : SEARCH_QUERY_MESSAGE) })
+    .refine((q) => searchQueryLength(q) <= COLLECTION_SEARCH_RULES.maxLength, { error: SEARCH_QUERY_MESSAGE })
+    .meta({ description: `a name, a symbol or an address, ${SEARCH_QUERY_MESSAGE}; misspellings are matched too`, example: 'lanturn owls' }),
+  limit: z
+    .string({ error: SEARCH_SIZE_MESSAGE })
+    .regex(/^(?:[1-9]|[1-4]\d|50)$/, { error: SEARCH_SIZE_MESSAGE })
+    .optional()
+    .meta({ description: `how many collections, 1..${COLLECTION_SEARCH_RULES.max}, default ${COLLECTION_SEARCH_RULES.defaultSize}`, example: '5' }),
+});
+
 /** GET /tokens (looksrare-v1-facts.md "Events and tokens routes"). */
 export const TokensQuery = z.object({
   collection: address('the collection', DEMO_COLLECTION),
   tokenId: uint256('the token id', TOKEN_EXAMPLE.tokenId),
+});
+
+/** GET /collections/attributes. */
+export const CollectionAttributesQuery = z.object({ collection: address('the collection', DEMO_COLLECTION) });
+
+/** POST /tokens/refresh: one token, or (without tokenId) the whole collection. */
+export const TokenRefreshBody = z.strictObject({
+  collection: address('the collection', DEMO_COLLECTION),
+  tokenId: uint256('the token; absent: every known token of the collection', TOKEN_EXAMPLE.tokenId).optional(),
 });
 
 /** GET /api/v1/events (looksrare-v1-facts.md "Events and tokens routes"): newest first. */
@@ -152,6 +175,8 @@ const CODES: Record<string, string> = {
   hash: 'INVALID_HASH',
   taker: 'INVALID_ADDRESS',
   payWith: 'INVALID_PAY_WITH',
+  q: 'INVALID_SEARCH_QUERY',
+  limit: 'INVALID_PAGE_SIZE',
 };
 
 /** zod issues as the envelope's errors[]: bracket-style field names, one closed set of codes. */

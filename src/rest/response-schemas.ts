@@ -184,9 +184,20 @@ export const TokenResponse = z
   .strictObject({
     collectionAddress: address,
     tokenId: uint,
-    name: z.string().nullable().meta({ description: 'not indexed: null' }),
-    image: z.string().nullable().meta({ description: 'not indexed: null' }),
-    attributes: z.array(z.strictObject({ traitType: z.string(), value: z.string() })).nullable().meta({ description: 'not indexed: null' }),
+    name: z.string().nullable().meta({ description: "the metadata's name; null without metadata" }),
+    description: z.string().nullable(),
+    image: z.string().nullable().meta({ description: 'http(s) URL (ipfs:// and ar:// through the public gateways) or data: URI; null without one' }),
+    imageURI: z.string().nullable().meta({ description: 'v1 name of `image`' }),
+    animationURI: z.string().nullable(),
+    tokenURI: z.string().nullable().meta({ description: 'the URI the contract answered; null: never read' }),
+    isExplicit: z.boolean().meta({ description: "the collection's explicit flag" }),
+    isAnimated: z.boolean().meta({ description: 'the metadata names an animation' }),
+    flag: z.enum(['NONE', 'NO_IMAGE']).meta({ description: 'NO_IMAGE: no image; v1 also had moderation flags (PORNOGRAPHY, TRIAGE) that this service never sets' }),
+    attributes: z
+      .array(z.strictObject({ traitType: z.string(), value: z.string(), displayType: z.string().nullable(), count: z.int().min(0).meta({ description: "the collection's tokens with this value" }) }))
+      .nullable()
+      .meta({ description: 'in document order; null while no metadata is shown' }),
+    rarity: z.strictObject({ rank: z.int().min(1), score: z.number() }).nullable().meta({ description: 'OpenRarity; null when not ranked' }),
     owners: z.array(z.strictObject({ owner: address, balance: uint })).meta({ description: 'holders with a positive balance, largest first (ERC-1155: several)' }),
     bestAsk: OrderResponse.nullable().meta({ description: 'the cheapest live fixed-price listing of the token' }),
     bestBid: OrderResponse.nullable().meta({ description: 'the highest live offer that can fill it: its token offers and the collection offers' }),
@@ -209,3 +220,33 @@ export const FailureEnvelope = z
     errors: z.array(FieldProblemResponse).optional().meta({ description: 'every problem of a bad request (400)' }),
   })
   .meta({ id: 'Failure' });
+
+export const TraitPanelResponse = z
+  .array(
+    z.strictObject({
+      traitType: z.string(),
+      kind: z.enum(['STRING', 'NUMBER', 'DATE']),
+      valueCount: z.int().min(0),
+      min: z.number().nullable(),
+      max: z.number().nullable(),
+      values: z.array(
+        z.strictObject({
+          value: z.string(),
+          tokenCount: z.int().min(0),
+          sharePercent: z.number(),
+          listedCount: z.int().min(0),
+          floorPrice: uint.nullable().meta({ description: 'the cheapest live fixed-price listing of a token with this value' }),
+          bestBidPrice: uint.nullable().meta({ description: 'the highest live offer that can fill a token with this value' }),
+        }),
+      ),
+    }),
+  )
+  .meta({ id: 'TraitPanel' });
+
+export const MetadataRefreshResponse = z
+  .strictObject({
+    queued: z.boolean().meta({ description: 'false: refused by the cooldown, nothing queued' }),
+    tokens: z.int().min(0),
+    nextRefreshAllowedAt: unixTime,
+  })
+  .meta({ id: 'MetadataRefresh' });

@@ -1,5 +1,6 @@
 // The v1 REST routes (looksrare-v1-facts.md "Paths and envelope") and what serves each method.
 import type { Context } from '../context.js';
+import { searchCollections } from './handlers/collection-search.js';
 import { getFulfillment } from './handlers/fulfillment.js';
 import { listEvents } from './handlers/events.js';
 import { getIndexerStatus } from './handlers/indexer-status.js';
@@ -7,6 +8,7 @@ import { listOrders } from './handlers/orders.js';
 import { getCollection, getCollectionStats, getListingRewards, getNonce } from './handlers/reads.js';
 import { createOrder, validateOrder } from './handlers/submit-order.js';
 import { getToken } from './handlers/tokens.js';
+import { getCollectionAttributes, refreshTokenMetadata } from './handlers/token-metadata.js';
 import { createWebhook, deleteWebhook, listWebhooks, pauseWebhook, resumeWebhook, rotateWebhookSecret, webhookDeliveries } from './handlers/webhooks.js';
 import type { RestReply } from './envelope.js';
 import type { Query } from './query-string.js';
@@ -24,9 +26,12 @@ export const ROUTES: Record<string, { GET?: RestReadHandler; POST?: RestHandler 
   '/orders/fulfillment': { GET: getFulfillment },
   '/collections': { GET: getCollection },
   '/collections/stats': { GET: getCollectionStats },
+  '/collections/search': { GET: searchCollections },
   '/collections/listing-rewards': { GET: getListingRewards },
   '/events': { GET: listEvents },
+  '/collections/attributes': { GET: getCollectionAttributes },
   '/tokens': { GET: getToken },
+  '/tokens/refresh': { POST: refreshTokenMetadata },
   '/indexer/status': { GET: getIndexerStatus },
   '/webhooks': { GET: listWebhooks, POST: createWebhook },
   '/webhooks/deliveries': { GET: webhookDeliveries },

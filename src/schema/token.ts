@@ -11,6 +11,8 @@ import { Collection } from './collection.js';
 import { BookDepthRef, BookSideEnum } from './depth.js';
 import { Sale } from './discovery.js';
 import { Order } from './order.js';
+import { AttributeKindEnum } from './trait.js';
+import type { TokenAttributeRow, TokenMetadataRow } from '../services/token-metadata.js';
 
 const key = (k: TokenKey) => `${k.collectionAddress}:${k.tokenId}`;
 const loaders = new WeakMap<Context, ReturnType<typeof createLoaders>>();
@@ -22,6 +24,8 @@ function createLoaders(ctx: Context) {
     bestAsk: new DataLoader<TokenKey, OrderRow | null, string>((k) => tokens.bestAsks(k), opts),
     bestBid: new DataLoader<TokenKey, OrderRow | null, string>((k) => tokens.bestBids(k), opts),
     lastSale: new DataLoader<TokenKey, SaleRow | null, string>((k) => tokens.lastSales(k), opts),
+    metadata: new DataLoader<TokenKey, TokenMetadataRow | null, string>((k) => ctx.services.tokenMetadata.metadata(k), opts),
+    attributes: new DataLoader<TokenKey, TokenAttributeRow[], string>((k) => ctx.services.tokenMetadata.attributes(k), opts),
   };
 }
 export function tokenLoaders(ctx: Context) {
@@ -38,16 +42,71 @@ const TokenOwnerRef = builder.objectRef<TokenOwner>('TokenOwner').implement({
   }),
 });
 
-const TokenAttributeRef = builder.objectRef<{ traitType: string; value: string }>('TokenAttribute').implement({
-  description: 'A metadata trait (not indexed yet: Token.attributes is null)',
-  fields: (t) => ({ traitType: t.exposeString('traitType'), value: t.exposeString('value') }),
+const TokenAttributeRef = builder.objectRef<TokenAttributeRow>('TokenAttribute').implement({
+  description: "A trait of a token, as its metadata states it, with how many of the collection's tokens carry the same value",
+  fields: (t) => ({
+    traitType: t.exposeString('traitType', { description: 'the trait type ("" when the document names none)' }),
+    value: t.exposeString('value', { description: 'the value as text (numbers in their shortest form)' }),
+    displayType: t.exposeString('displayType', { nullable: true, description: "the document's display_type, lower-cased; null when it has none" }),
+    kind: t.field({ type: AttributeKindEnum, resolve: (a) => a.kind }),
+    tokenCount: t.exposeInt('tokenCount', { description: "the collection's tokens carrying this value" }),
+  }),
 });
+
+const MetadataStatusEnum = builder.enumType('MetadataStatus', {
+  description: 'PENDING: not read yet; OK: read and shown; ERROR: the last read failed (error says why; a document read before stays shown)',
+  values: ['PENDING', 'OK', 'ERROR'] as const,
+});
+
+const MetadataErrorRef = builder.objectRef<{ code: string; message: string | null }>('MetadataError').implement({
+  description: 'Why the last read failed',
+  fields: (t) => ({
+    code: t.exposeString('code', {
+      description:
+        'TIMEOUT, HTTP_STATUS, TOO_LARGE, NETWORK, BLOCKED_TARGET, TOO_MANY_REDIRECTS, CID_MISMATCH, INVALID_JSON, INVALID_METADATA, UNSUPPORTED_URI, INVALID_URI, NO_URI, TOKEN_URI_REVERTED, RPC_UNAVAILABLE',
+    }),
+    message: t.exposeString('message', { nullable: true }),
+  }),
+});
+
+const TokenMetadataRef = builder.objectRef<TokenMetadataRow>('TokenMetadata').implement({
+  description: "Where a token's metadata stands: read, failed or waiting, and when it is read next",
+  fields: (t) => ({
+    status: t.field({ type: MetadataStatusEnum, resolve: (m) => m.status }),
+    error: t.field({ type: MetadataErrorRef, nullable: true, resolve: (m) => (m.errorCode === null ? null : { code: m.errorCode, message: m.errorMessage }) }),
+    tokenURI: t.exposeString('tokenUri', { nullable: true, description: 'the URI the contract answered (ERC-1155: with {id} replaced)' }),
+    fetchedAt: t.field({ type: 'UnixTime', nullable: true, description: 'the last read', resolve: (m) => unixOrNull(m.fetchedAt) }),
+    nextFetchAt: t.field({
+      type: 'UnixTime',
+      nullable: true,
+      description: 'the next read: queued, a retry, or the recheck of a mutable (http) URI; null: only on a chain event or a refresh',
+      resolve: (m) => unixOrNull(m.nextFetchAt),
+    }),
+  }),
+});
+
+const TokenRarityRef = builder.objectRef<NonNullable<TokenMetadataRow['rarity']>>('TokenRarity').implement({
+  description: "OpenRarity's rank and score (information content), over the collection's tokens showing metadata",
+  fields: (t) => ({
+    rank: t.exposeInt('rank', { description: '1 is the rarest; tokens with equal scores share a rank (1, 2, 2, 4)' }),
+    score: t.exposeFloat('score'),
+    tokensScored: t.exposeInt('tokensScored', { description: 'the tokens ranked: those showing metadata, not a maximum supply' }),
+    maxRank: t.exposeInt('maxRank', { description: 'the largest rank given' }),
+    method: t.exposeString('method'),
+    version: t.exposeString('version', { description: 'the reference implementation the method follows' }),
+  }),
+});
+
+const unixOrNull = (d: Date | null) => (d === null ? null : BigInt(Math.floor(new Date(d).getTime() / 1000)));
+/** A field of the token's document (null without one). */
+const documentField = (ctx: Context, k: TokenKey, pick: (m: TokenMetadataRow) => string | null) =>
+  tokenLoaders(ctx).metadata.load(k).then((m) => (m ? pick(m) : null));
 
 export const Token = builder.objectRef<TokenKey>('Token').implement({
   description:
     'A token of a collection, known from ownership (token_balances) or from an order naming it. Its market counts live orders ' +
     '(VALID, started, not ended): fixed-price listings for the ask, token offers and collection offers for the bid. ' +
-    'The metadata (name, image, attributes) is not indexed: null.',
+    'Its metadata (name, image, traits, rarity) is read from its token URI (docs/metadata.md).',
   fields: (t) => ({
     collectionAddress: t.expose('collectionAddress', { type: 'Address' }),
     collection: t.field({ type: Collection, resolve: async (k, _args, ctx) => (await ctx.loaders.collection.load(k.collectionAddress))! }),
@@ -79,9 +138,26 @@ export const Token = builder.objectRef<TokenKey>('Token').implement({
         return ask ? listedAt(ask) : null;
       },
     }),
-    name: t.string({ nullable: true, description: 'not indexed: null', resolve: () => null }),
-    image: t.string({ nullable: true, description: 'not indexed: null', resolve: () => null }),
-    attributes: t.field({ type: [TokenAttributeRef], nullable: true, description: 'not indexed: null', resolve: () => null }),
+    name: t.string({ nullable: true, description: "the metadata's name", resolve: (k, _a, ctx) => documentField(ctx, k, (m) => m.name) }),
+    description: t.string({ nullable: true, resolve: (k, _a, ctx) => documentField(ctx, k, (m) => m.description) }),
+    image: t.string({
+      nullable: true,
+      description: 'the image as an http(s) URL (ipfs:// and ar:// through the public gateways) or a data: URI',
+      resolve: (k, _a, ctx) => documentField(ctx, k, (m) => m.image),
+    }),
+    animationURL: t.string({ nullable: true, resolve: (k, _a, ctx) => documentField(ctx, k, (m) => m.animationUrl) }),
+    externalURL: t.string({ nullable: true, resolve: (k, _a, ctx) => documentField(ctx, k, (m) => m.externalUrl) }),
+    attributes: t.field({
+      type: [TokenAttributeRef],
+      nullable: true,
+      description: 'its traits in document order; null while no metadata document is shown',
+      resolve: async (k, _a, ctx) => {
+        const m = await tokenLoaders(ctx).metadata.load(k);
+        return m?.hasDocument ? tokenLoaders(ctx).attributes.load(k) : null;
+      },
+    }),
+    metadata: t.field({ type: TokenMetadataRef, nullable: true, description: 'null: never queued for a read (no chain to read it from, or not seen yet)', resolve: (k, _a, ctx) => tokenLoaders(ctx).metadata.load(k) }),
+    rarity: t.field({ type: TokenRarityRef, nullable: true, description: 'null: not ranked (no metadata)', resolve: (k, _a, ctx) => tokenLoaders(ctx).metadata.load(k).then((m) => m?.rarity ?? null) }),
     depth: t.field({
       type: BookDepthRef,
       description: 'The price ladder of one side of what can trade this token: its listings, or its token offers and the collection offers',

@@ -2,6 +2,7 @@
 import { createActivityService } from './activity.js';
 import { createCollectionDiscoveryService } from './collection-discovery.js';
 import { createCollectionMarketService } from './collection-market.js';
+import { createCollectionSearchService } from './collection-search.js';
 import { createCollectionService } from './collections.js';
 import type { ServiceDeps } from './deps.js';
 import { createFulfillmentService } from './fulfillment.js';
@@ -23,6 +24,7 @@ import { createSalesService } from './sales.js';
 import { createStatsService } from './stats.js';
 import { observeSubmissions } from './submission-outcomes.js';
 import { createWebhookService } from './webhook-endpoints.js';
+import { createTokenMetadataService } from './token-metadata.js';
 
 export function createServices(deps: ServiceDeps) {
   const stats = createStatsService(deps);
@@ -42,6 +44,7 @@ export function createServices(deps: ServiceDeps) {
     indexedBlock: createIndexedBlockService(deps),
     overview: createOverviewService(deps),
     collectionDiscovery: createCollectionDiscoveryService(deps),
+    collectionSearch: createCollectionSearchService(deps),
     keptRankingKeys: createKeptRankingKeys(deps),
     collectionMarket: createCollectionMarketService(deps),
     saleHistory: createSaleHistoryService(deps),
@@ -49,6 +52,7 @@ export function createServices(deps: ServiceDeps) {
     activity: createActivityService(deps),
     eventStream: createMarketEventStreamService(deps),
     webhooks: createWebhookService(deps),
+    tokenMetadata: createTokenMetadataService(deps),
     readFallbacks: createReadFallbacks(),
     readTemplates: createReadTemplates(),
   };

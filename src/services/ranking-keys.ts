@@ -44,6 +44,19 @@ SELECT address, SUM(v)::text AS volume FROM (
 const keptVolumeDeltaSql = (lo: string, hi: string) =>
   `SELECT d.collection_address AS address, d.delta FROM volume_mark_anchor a, ranking_volume_moved(${hi}::timestamptz - ${lo}::timestamptz, a.at, ${hi}::timestamptz) d WHERE a.id = 1`;
 
+/**
+ * The volume of the window (lo, hi] (24 h or 168 h long; placeholders of ISO instants) of the
+ * collection row `c`, from its kept mark moved to `hi`: statsFor's volume24h or volume7d at that
+ * clock. `joins` go after the row's FROM item; `volume` is the NUMERIC value over them.
+ */
+export function keptWindowVolumeSql(order: 'VOLUME_24H' | 'VOLUME_7D', c: string, lo: string, hi: string): { joins: string; volume: string } {
+  return {
+    joins: `LEFT JOIN collection_volume_marks vm ON vm.collection_address = ${c}.address
+           LEFT JOIN (${keptVolumeDeltaSql(lo, hi)}) v ON v.address = ${c}.address`,
+    volume: `COALESCE(vm.${order === 'VOLUME_24H' ? 'volume_24h' : 'volume_7d'}, 0) + COALESCE(v.delta, 0)`,
+  };
+}
+
 /** statsFor's floorPrice for every collection that has one: the cheapest live VALID standard listing. */
 const FLOORS_NOW_SQL = `
 SELECT o.collection_address AS address, MIN(o.price)::text AS floor FROM orders o
@@ -82,14 +95,14 @@ export function rankedPageSql(
 ): string {
   // the kept keys (migration 20261206090000_kept_ranking_keys): a kept floor inside its interval,
   // else the probe; a kept volume corrected by the sales between its anchor and this clock
+  const volume = order === 'FLOOR' ? null : keptWindowVolumeSql(order, 'c', clock[0]!, clock[1]!);
   const keys =
-    order === 'FLOOR'
+    volume === null
       ? `SELECT c.address, CASE WHEN fk.valid_from <= ${clock[0]}::bigint AND ${clock[0]}::bigint < fk.valid_to THEN fk.floor_price
                                 ELSE ${floorAtSql('c.address', `${clock[0]}::bigint`, standardStrategies)} END AS k
            FROM collections c LEFT JOIN collection_floor_keys fk ON fk.collection_address = c.address WHERE ${where}`
-      : `SELECT c.address, COALESCE(vm.${order === 'VOLUME_24H' ? 'volume_24h' : 'volume_7d'}, 0) + COALESCE(v.delta, 0) AS k FROM collections c
-           LEFT JOIN collection_volume_marks vm ON vm.collection_address = c.address
-           LEFT JOIN (${keptVolumeDeltaSql(clock[0]!, clock[1]!)}) v ON v.address = c.address
+      : `SELECT c.address, ${volume.volume} AS k FROM collections c
+           ${volume.joins}
           WHERE ${where}`;
   const ordering = order === 'FLOOR' ? 'm.k ASC NULLS LAST, m.address COLLATE "C"' : 'm.k DESC, m.address COLLATE "C"';
   const scan = !cursors.fromEnd ? ordering : order === 'FLOOR' ? 'm.k DESC NULLS FIRST, m.address COLLATE "C" DESC' : 'm.k ASC, m.address COLLATE "C" DESC';

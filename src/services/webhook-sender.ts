@@ -8,11 +8,11 @@
 // Connections are kept alive per endpoint (WebhookAgents): a connection is checked when it is
 // opened and goes on to the address it was opened to, so reusing it checks nothing less, and a
 // busy endpoint no longer pays a TCP handshake (and a DNS lookup) per event.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import { isPrivateAddress } from '../domain/webhook-endpoint.js';
+import { guardedLookup, PRIVATE_TARGET_CODE, PRIVATE_TARGET_REFUSED } from './guarded-lookup.js';
 
 export interface SendOptions {
   timeoutMs: number;
@@ -27,23 +27,6 @@ export interface SendResult {
   /** why it failed, in words safe to show the endpoint's owner */
   error: string | null;
   durationMs: number;
-}
-
-const REFUSED = 'the target resolves to a loopback, private, link-local or unique-local address';
-
-/** A lookup that refuses names resolving to a private address (any of them). */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err, '', 0);
-      if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) {
-        return callback(Object.assign(new Error(REFUSED), { code: 'EWEBHOOKPRIVATE' }), '', 0);
-      }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      const first = addresses[0]!;
-      callback(null, first.address, first.family);
-    });
-  };
 }
 
 /** Idle connections are closed after this long (a receiver's own keep-alive is often 5 s). */
@@ -83,7 +66,7 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, '');
   // a literal address never goes through lookup
-  if (!opts.allowPrivateTargets && isIP(host) && isPrivateAddress(host)) return Promise.resolve(done(null, REFUSED));
+  if (!opts.allowPrivateTargets && isIP(host) && isPrivateAddress(host)) return Promise.resolve(done(null, PRIVATE_TARGET_REFUSED));
   const client = target.protocol === 'https:' ? https : http;
   return new Promise<SendResult>((resolve) => {
     let settled = false;
@@ -121,7 +104,7 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       finish(done(null, `no answer within ${opts.timeoutMs} ms`));
     }, opts.timeoutMs);
     req.on('error', (err: NodeJS.ErrnoException) => {
-      finish(done(null, err.code === 'EWEBHOOKPRIVATE' ? REFUSED : err.code ? `connection failed (${err.code})` : 'connection failed'));
+      finish(done(null, err.code === PRIVATE_TARGET_CODE ? PRIVATE_TARGET_REFUSED : err.code ? `connection failed (${err.code})` : 'connection failed'));
     });
     req.end(body);
   });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/database.js';
-import { wrapPglite } from '../../src/db/pglite-database.js';
+import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/pglite-database.js';
 import { migrate } from '../../src/db/migrate.js';
 import { adminQuery, postgresDatabaseName, TEST_DATABASE_URL } from './test-database.js';
 
@@ -36,7 +36,7 @@ export default async function setup(project: TestProject) {
     project.provide('migratedTemplate', { postgresDatabase: name });
     return () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
-  const pglite = new PGlite();
+  const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
   const db = wrapPglite(pglite, 'template PGlite (memory)');
   try {
     await migrate(db.sql);

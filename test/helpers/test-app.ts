@@ -24,8 +24,9 @@ export interface TestApp extends Running {
 export async function startTestApp(env: Record<string, string> = {}, opts: { now?: Date } = {}): Promise<TestApp> {
   const testDb = await openTestDatabase();
   // The webhook sender polls the event log on a timer: its statements would land in the log of
-  // what a request sent (statement-count tests). Tests that deliver drive a sender themselves.
-  const config = loadConfig({ SEED: '0', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', WEBHOOKS: 'false', ...env });
+  // what a request sent (statement-count tests). Tests that deliver drive a sender themselves. The
+  // metadata worker likewise (it runs only with RPC_URL): METADATA=true turns it on.
+  const config = loadConfig({ SEED: '0', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', WEBHOOKS: 'false', METADATA: 'false', ...env });
   const clock = { now: opts.now ?? FIXED_NOW };
   const running = await boot(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { db: testDb.db, indexer: env.INDEXER === 'on', now: () => clock.now });
   return {

@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { wrapPglite } from '../../src/db/pglite-database.js';
+import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/pglite-database.js';
 import { migrate } from '../../src/db/migrate.js';
 import { CURSOR_SQL as INDEXED_BLOCK_POLL_SQL } from '../../src/services/indexed-block.js';
 
@@ -70,7 +70,7 @@ export async function openTestDatabase(opts: { migrate?: boolean } = {}): Promis
     db = await openDatabase({ databaseUrl: created.url, poolSize: 8, onQuery });
   } else {
     const loadDataDir = template && 'pgliteTar' in template ? new Blob([readFileSync(template.pgliteTar)]) : undefined;
-    const pglite = new PGlite({ loadDataDir });
+    const pglite = new PGlite({ loadDataDir, extensions: PGLITE_EXTENSIONS });
     await pglite.waitReady;
     db = wrapPglite(pglite, 'test PGlite (memory)', { onQuery });
   }

@@ -15,6 +15,9 @@ import { fixtureCollections, insertOrderBook } from '../fixtures/order-book.js';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 import { answerVia } from '../helpers/engine-answer.js';
+import { tokenMetadataFixture } from '../fixtures/token-metadata.js';
+import { createMetadataQueue } from '../../src/services/metadata-queue.js';
+import { createTokenRarity } from '../../src/services/token-rarity.js';
 import { liftObjects, liftScalars, withPath } from '../helpers/lift-scalars.js';
 
 const NOW = Math.floor(FIXED_NOW.getTime() / 1000);
@@ -56,6 +59,12 @@ beforeAll(async () => {
      UNION ALL SELECT $1, $4::numeric, $3 || 'ff', 1 ON CONFLICT DO NOTHING`,
     [fixtureCollections[0], fixtureCollections[1], '0x' + 'ab'.repeat(19), huge],
   );
+  // token metadata, traits and ranks (the later ERROR write of token 6 keeps its document)
+  const queue = createMetadataQueue(app.services.deps);
+  const writes = tokenMetadataFixture(fixtureCollections, huge);
+  await queue.store(writes.slice(0, -1), null);
+  await queue.store(writes.slice(-1), null);
+  await createTokenRarity(app.services.deps).rankNow(fixtureCollections[0]!);
 });
 afterAll(() => app?.close());
 
@@ -268,7 +277,16 @@ const indexerStatusRoot = fc
   .tuple(fc.subarray(INDEXER_STATUS_FIELDS, { minLength: 1 }), fc.boolean(), fc.boolean())
   .map(([picked, aliased, typename]) => `indexerStatus { ${typename ? '__typename ' : ''}${picked.map((n) => field(n, aliased)).join(' ')} }`);
 
-const documentArb = fc.array(fc.oneof(rootField, saleRoot, collectionsRoot, tokenRoot, tokensRoot, depthRoot, indexerStatusRoot), { minLength: 1, maxLength: 3 }).map((roots) => {
+// the fixtures' collections: one named with characters to escape, one without a name (beforeAll)
+const searchRoot = fc
+  .tuple(
+    fc.constantFrom('quote', 'Quote " back\\slash', 'qoute bakc', ...fixtureCollections.map((a) => a.toLowerCase()), 'nothing like it', ''),
+    fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+    collectionSel(1),
+  )
+  .map(([q, first, sel]) => `searchCollections(query: ${JSON.stringify(q)}${first ? `, first: ${first}` : ''}) { ${sel} }`);
+
+const documentArb = fc.array(fc.oneof(rootField, saleRoot, collectionsRoot, tokenRoot, tokensRoot, depthRoot, indexerStatusRoot, searchRoot), { minLength: 1, maxLength: 3 }).map((roots) => {
   const body = `{ ${roots.map((r, i) => `r${i}: ${r}`).join(' ')} }`;
   return body.includes('$yes') ? `query($yes: Boolean!) ${body}` : body;
 });

@@ -142,6 +142,10 @@ describe(`SQL statement budget (${backendName})`, () => {
           activity(first: 5, filter: { types: [SALE, LIST] }) { totalCount edges { node { type price } } } }
         collection(address: $c) { activity(first: 5) { edges { node { type tokenId } } } }
         token(collection: $c, tokenId: "1") { activity(last: 3) { totalCount edges { node { eventId } } } } }`,
+      // a collection search beside a collection: the ranking, its 24 h volumes and the rows, one statement
+      `query($c: Address!) { searchCollections(query: "fixture", first: 5) { address name symbol isVerified topBid { hash } listedCount
+          orders(first: 2, filter: { isOrderAsk: true }) { totalCount edges { node { hash } } } }
+        byAddress: searchCollections(query: "${fixtureCollections[0]!.toLowerCase()}") { name } collection(address: $c) { name } }`,
       // parameters a planner registered for a part the selection left out (the holdings' totals,
       // the book's clock) must not reach PostgreSQL, which cannot type a parameter nothing uses
       `query($c: Address!) { account(address: $c) { holdings(first: 5) { totalCount } } }`,

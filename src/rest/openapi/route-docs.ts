@@ -3,8 +3,10 @@
 // Keyed like ROUTES in ../routes.ts; test/rest/openapi.test.ts fails when the two tables differ.
 // The order examples are a parameter: the served document signs a fresh one (order-examples.ts).
 import * as z from 'zod';
-import { AddressQuery, EmptyQuery, FulfillmentQuery, OrdersQuery, TokensQuery } from '../request-schemas.js';
+import { AddressQuery, CollectionAttributesQuery, CollectionSearchQuery, EmptyQuery, FulfillmentQuery, OrdersQuery, TokenRefreshBody, TokensQuery } from '../request-schemas.js';
 import {
+  MetadataRefreshResponse,
+  TraitPanelResponse,
   CollectionResponse,
   CollectionStatsResponse,
   FulfillmentResponse,
@@ -108,6 +110,19 @@ export function routeDocs(orderExamples: OrderExamples): RouteDocs {
         failures: [400],
       },
     },
+    '/collections/search': {
+      GET: {
+        summary: 'Search collections by name, symbol or address',
+        description:
+          'Best first: the collection whose address `q` is (any letter case), then a name or symbol equal to `q`, one starting with it, then close spellings ' +
+          '(trigram similarity: a misspelt name still finds its collection); among equally good matches verified collections first, then by 24 h volume. ' +
+          '`data` is an empty array when nothing matches.',
+        tag: 'Collections',
+        query: CollectionSearchQuery,
+        response: { status: 200, data: z.array(CollectionResponse), example: examples.collectionSearch },
+        failures: [400],
+      },
+    },
     '/collections/listing-rewards': {
       GET: {
         summary: 'Listing rewards: the top collections and their points',
@@ -120,14 +135,41 @@ export function routeDocs(orderExamples: OrderExamples): RouteDocs {
     },
     '/tokens': {
       GET: {
-        summary: 'One token: holders, best live ask and bid, last sale',
+        summary: 'One token: metadata and traits, holders, best live ask and bid, last sale',
         description:
-          '`data` is null when the index knows no such token (never held, named by no order). The best ask is the cheapest live fixed-price listing; ' +
-          'the best bid the highest live offer that can fill the token, its token offers or the collection offers. Name, image and attributes are not indexed: null.',
+          '`data` is null when the index knows no such token (never held, named by no order). Name, image and attributes come from its token URI ' +
+          '(null until read); each attribute carries `count`, the collection\'s tokens with that value. The best ask is the cheapest live fixed-price listing; ' +
+          'the best bid the highest live offer that can fill the token, its token offers or the collection offers.',
         tag: 'Collections',
         query: TokensQuery,
         response: { status: 200, data: TokenResponse.nullable(), example: TOKEN_EXAMPLE.response },
         failures: [400],
+      },
+    },
+    '/collections/attributes': {
+      GET: {
+        summary: "A collection's trait panel",
+        description:
+          'Every trait type (in code-unit order) with its values, most common first: how many tokens carry each, their share of the tokens showing metadata, ' +
+          'how many are listed, the cheapest live listing and the best live offer among them, read from the book at request time.',
+        tag: 'Collections',
+        query: CollectionAttributesQuery,
+        response: { status: 200, data: TraitPanelResponse, example: examples.collectionAttributes },
+        failures: [400, 404],
+      },
+    },
+    '/tokens/refresh': {
+      POST: {
+        summary: "Read a token's metadata again, or a whole collection's",
+        description:
+          'Queues a new read of the token (with `tokenId`) or of every known token of the collection (without). Once per cooldown per token ' +
+          '(METADATA_REFRESH_COOLDOWN_SECONDS) and per collection (METADATA_COLLECTION_REFRESH_COOLDOWN_SECONDS): within it `queued` is false and ' +
+          '`nextRefreshAllowedAt` says when the next one is accepted.',
+        tag: 'Collections',
+        query: EmptyQuery,
+        body: { schema: TokenRefreshBody, example: { collection: '0xC9573CD9E8D6601AF3EcA06CEC3d7d4378fBAE56', tokenId: TOKEN_EXAMPLE.tokenId } },
+        response: { status: 200, data: MetadataRefreshResponse, example: { queued: true, tokens: 1, nextRefreshAllowedAt: 1795000060 } },
+        failures: [400, 404, 413, 415],
       },
     },
     '/events': { GET: EVENTS_ROUTE_DOC },

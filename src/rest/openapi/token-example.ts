@@ -1,5 +1,6 @@
 // The example answer of GET /tokens: the demo marketplace's token 94 of its first collection
-// (`npm start` seeds the same), listed, with a collection offer as its best bid and a last sale.
+// (`npm start` seeds the same), listed, with a collection offer as its best bid and a last sale, its
+// metadata generated offline by the demo (src/demo/demo-token-metadata.ts).
 const order = (o: Record<string, unknown>) => ({ collectionAddress: '0xC9573CD9E8D6601AF3EcA06CEC3d7d4378fBAE56', currencyAddress: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', amount: '1', minPercentageToAsk: 9700, params: '', status: 'VALID', ...o });
 
 export const TOKEN_EXAMPLE = {
@@ -7,9 +8,17 @@ export const TOKEN_EXAMPLE = {
   response: {
     collectionAddress: '0xC9573CD9E8D6601AF3EcA06CEC3d7d4378fBAE56',
     tokenId: '94',
-    name: null,
-    image: null,
-    attributes: null,
+    name: "Lantern Owls #94",
+    description: "Token 94 of Lantern Owls, a demo collection.",
+    image: "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCA2NCA2NCI+PHJlY3Qgd2lkdGg9IjY0IiBoZWlnaHQ9IjY0IiBmaWxsPSIjNWE2Njc1Ii8+PGNpcmNsZSBjeD0iMzIiIGN5PSIzNiIgcj0iMjAiIGZpbGw9IiNiMmJlYjUiLz48Y2lyY2xlIGN4PSIyNSIgY3k9IjMyIiByPSI0IiBmaWxsPSIjZmFmYWZhIi8+PGNpcmNsZSBjeD0iMzkiIGN5PSIzMiIgcj0iNCIgZmlsbD0iI2ZhZmFmYSIvPjwvc3ZnPg==",
+    imageURI: "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCA2NCA2NCI+PHJlY3Qgd2lkdGg9IjY0IiBoZWlnaHQ9IjY0IiBmaWxsPSIjNWE2Njc1Ii8+PGNpcmNsZSBjeD0iMzIiIGN5PSIzNiIgcj0iMjAiIGZpbGw9IiNiMmJlYjUiLz48Y2lyY2xlIGN4PSIyNSIgY3k9IjMyIiByPSI0IiBmaWxsPSIjZmFmYWZhIi8+PGNpcmNsZSBjeD0iMzkiIGN5PSIzMiIgcj0iNCIgZmlsbD0iI2ZhZmFmYSIvPjwvc3ZnPg==",
+    animationURI: null,
+    tokenURI: "data:application/json;base64,eyJuYW1lIjoiTGFudGVybiBPd2xzICM5NCIsImRlc2NyaXB0aW9uIjoiVG9rZW4gOTQgb2YgTGFudGVybiBPd2xzLCBhIGRlbW8gY29sbGVjdGlvbi4iLCJpbWFnZSI6ImRhdGE6aW1hZ2Uvc3ZnK3htbDtiYXNlNjQsUEhOMlp5QjRiV3h1Y3owaWFIUjBjRG92TDNkM2R5NTNNeTV2Y21jdk1qQXdNQzl6ZG1jaUlIWnBaWGRDYjNnOUlqQWdNQ0EyTkNBMk5DSStQSEpsWTNRZ2QybGtkR2c5SWpZMElpQm9aV2xuYUhROUlqWTBJaUJtYVd4c1BTSWpOV0UyTmpjMUlpOCtQR05wY21Oc1pTQmplRDBpTXpJaUlHTjVQU0l6TmlJZ2NqMGlNakFpSUdacGJHdzlJaU5pTW1KbFlqVWlMejQ4WTJseVkyeGxJR040UFNJeU5TSWdZM2s5SWpNeUlpQnlQU0kwSWlCbWFXeHNQU0lqWm1GbVlXWmhJaTgrUEdOcGNtTnNaU0JqZUQwaU16a2lJR041UFNJek1pSWdjajBpTkNJZ1ptbHNiRDBpSTJaaFptRm1ZU0l2UGp3dmMzWm5QZz09IiwiYXR0cmlidXRlcyI6W3sidHJhaXRfdHlwZSI6IkJhY2tncm91bmQiLCJ2YWx1ZSI6IlNsYXRlIn0seyJ0cmFpdF90eXBlIjoiQm9keSIsInZhbHVlIjoiQXNoIn0seyJ0cmFpdF90eXBlIjoiRXllcyIsInZhbHVlIjoiV2lkZSJ9LHsidHJhaXRfdHlwZSI6IkhlYWR3ZWFyIiwidmFsdWUiOiJDcm93biJ9LHsidHJhaXRfdHlwZSI6IkxldmVsIiwidmFsdWUiOjEsImRpc3BsYXlfdHlwZSI6Im51bWJlciJ9XX0=",
+    isExplicit: false,
+    isAnimated: false,
+    flag: 'NONE',
+    attributes: [{"traitType": "Background", "value": "Slate", "displayType": null, "count": 15}, {"traitType": "Body", "value": "Ash", "displayType": null, "count": 42}, {"traitType": "Eyes", "value": "Wide", "displayType": null, "count": 38}, {"traitType": "Headwear", "value": "Crown", "displayType": null, "count": 11}, {"traitType": "Level", "value": "1", "displayType": "number", "count": 17}],
+    rarity: {"rank": 28, "score": 1.122653032183096},
     owners: [{ owner: '0xf389f15c36ae952e1Db27E4bD12A50fe9C6A3c2A', balance: '1' }],
     bestAsk: order({
       hash: '0x9f3986319175531f0dd94aa91b6228ae22f364122932201a4334df0533a3b82f',

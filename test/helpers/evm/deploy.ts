@@ -62,6 +62,10 @@ export type TestERC721 = TypedContract<{
     [from: AddressLike, to: AddressLike, tokenId: BigNumberish, data: BytesLike]
   >;
   transferOwnership: Send<[newOwner: AddressLike]>;
+  tokenURI: View<[tokenId: BigNumberish], string>;
+  setBaseURI: Send<[baseURI: string]>;
+  setTokenURI: Send<[tokenId: BigNumberish, uri: string]>;
+  announceBatchMetadataUpdate: Send<[fromTokenId: BigNumberish, toTokenId: BigNumberish]>;
 }>;
 
 export type TestERC1155 = TypedContract<{
@@ -81,6 +85,8 @@ export type TestERC1155 = TypedContract<{
     [from: AddressLike, to: AddressLike, ids: BigNumberish[], amounts: BigNumberish[], data: BytesLike]
   >;
   transferOwnership: Send<[newOwner: AddressLike]>;
+  uri: View<[id: BigNumberish], string>;
+  setURI: Send<[value: string, id: BigNumberish]>;
 }>;
 
 export type WETH9 = TypedContract<{

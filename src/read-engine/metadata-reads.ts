@@ -1,0 +1,122 @@
+// The read engine's declarations of token metadata (the resolvers they stand for:
+// src/schema/token.ts, src/schema/trait.ts): a token's document fields, traits, metadata status
+// and rarity over its token_metadata row, and a collection's trait panel. The SQL rules are
+// src/services/token-metadata-sql.ts, shared with the resolver path.
+// Written against ./read-type.ts only.
+import type { FieldNode } from 'graphql';
+import { metadataRowSql, TOKEN_ATTRIBUTE_ORDER, tokenAttributesFromSql, TRAIT_VALUE_ORDER, traitValueRowsSql } from '../services/token-metadata-sql.js';
+import { jsonInt, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
+import { objectFieldsSql } from './object-fields.js';
+import type { FieldRead, Planner } from './read-type.js';
+
+type Planned = Extract<FieldRead<string>, { kind: 'planned' }>['plan'];
+const planned = (plan: Planned): FieldRead<string> => ({ kind: 'planned', columns: [], plan });
+/** A JSON number of a float8 (to_json prints the shortest text that reads back the same double). */
+const jsonFloat = (sql: string) => `COALESCE(to_json(${sql})::text, 'null')`;
+const epoch = (sql: string) => `floor(extract(epoch FROM ${sql}))::bigint`;
+const jsonNullableTime = (sql: string) => `COALESCE(${jsonUnixTime(epoch(sql))}, 'null')`;
+
+/** One column of the token's metadata row, or null without a row. */
+const documentField = (column: string): FieldRead<string> => ({
+  kind: 'leaf',
+  columns: [],
+  json: (t) => `COALESCE((SELECT to_json(m.${column})::text ${metadataRowSql(t, 'm')}), 'null')`,
+});
+
+const attributes: Planned = (p, nodes, _args, t) => {
+  const m = p.alias('m');
+  const a = p.alias('a');
+  const v = p.alias('v');
+  const item = objectFieldsSql(p, nodes, 'TokenAttribute', {
+    traitType: jsonString(`${a}.trait_type`),
+    value: jsonString(`${a}.value`),
+    displayType: jsonNullableString(`${a}.display_type`),
+    kind: jsonString(`${a}.kind::text`),
+    tokenCount: jsonInt(`COALESCE(${v}.token_count, 0)`),
+  });
+  // null while the token shows no document; [] when its document has no traits
+  return (
+    `COALESCE((SELECT CASE WHEN ${m}.document_sha256 IS NULL THEN NULL ELSE ` +
+    `(SELECT '[' || COALESCE(string_agg(${item}, ',' ORDER BY ${TOKEN_ATTRIBUTE_ORDER(a)}), '') || ']' ${tokenAttributesFromSql(m, a, v)}) END ` +
+    `${metadataRowSql(t, m)}), 'null')`
+  );
+};
+
+const metadata: Planned = (p, nodes, _args, t) => {
+  const m = p.alias('m');
+  const obj = objectFieldsSql(p, nodes, 'TokenMetadata', {
+    status: jsonString(`${m}.status::text`),
+    tokenURI: jsonNullableString(`${m}.token_uri`),
+    fetchedAt: jsonNullableTime(`${m}.fetched_at`),
+    nextFetchAt: jsonNullableTime(`COALESCE(${m}.due_at, ${m}.next_fetch_at)`),
+    error: (errorNodes: readonly FieldNode[]) =>
+      `CASE WHEN ${m}.error_code IS NULL THEN 'null' ELSE ${objectFieldsSql(p, errorNodes, 'MetadataError', {
+        code: jsonString(`${m}.error_code`),
+        message: jsonNullableString(`${m}.error_message`),
+      })} END`,
+  });
+  return `COALESCE((SELECT ${obj} ${metadataRowSql(t, m)}), 'null')`;
+};
+
+const rarity: Planned = (p, nodes, _args, t) => {
+  const m = p.alias('m');
+  const k = p.alias('k');
+  const obj = objectFieldsSql(p, nodes, 'TokenRarity', {
+    rank: jsonInt(`${m}.rarity_rank`),
+    score: jsonFloat(`${m}.rarity_score`),
+    tokensScored: jsonInt(`${k}.rarity_tokens_scored`),
+    maxRank: jsonInt(`${k}.rarity_max_rank`),
+    method: jsonString(`${k}.rarity_method`),
+    version: jsonString(`${k}.rarity_version`),
+  });
+  return (
+    `COALESCE((SELECT ${obj} FROM token_metadata ${m} JOIN collection_metadata ${k} ON ${k}.collection_address = ${m}.collection_address ` +
+    `WHERE ${m}.collection_address = ${t}.collection_address AND ${m}.token_id = ${t}.token_id AND ${m}.rarity_rank IS NOT NULL AND ${k}.rarity_method IS NOT NULL), 'null')`
+  );
+};
+
+/** Token's metadata fields, over a token row `t` (collection_address, token_id). */
+export const TOKEN_METADATA_FIELDS: Record<string, FieldRead<string>> = {
+  name: documentField('name'),
+  description: documentField('description'),
+  image: documentField('image'),
+  animationURL: documentField('animation_url'),
+  externalURL: documentField('external_url'),
+  attributes: planned(attributes),
+  metadata: planned(metadata),
+  rarity: planned(rarity),
+};
+
+/** Collection.attributes over the collections alias `t`: the trait panel (TRAIT_VALUE rows grouped by trait type). */
+export const COLLECTION_ATTRIBUTES: FieldRead<'address'> = {
+  kind: 'planned',
+  columns: ['address'],
+  plan: (p: Planner, nodes, _args, t) => {
+    const r = p.alias('r');
+    const g = p.alias('g');
+    const rv = p.alias('rv');
+    const item = objectFieldsSql(p, nodes, 'TraitType', {
+      traitType: jsonString(`${g}.trait_type`),
+      kind: jsonString(`${g}.kind`),
+      valueCount: jsonInt(`${g}.value_count`),
+      min: jsonFloat(`${g}.lo`),
+      max: jsonFloat(`${g}.hi`),
+      values: (valueNodes: readonly FieldNode[]) => {
+        const value = objectFieldsSql(p, valueNodes, 'TraitValue', {
+          value: jsonString(`${rv}.value`),
+          tokenCount: jsonInt(`${rv}.token_count`),
+          sharePercent: jsonFloat(`${rv}.share_percent`),
+          listedCount: jsonInt(`${rv}.listed_count`),
+          floorPrice: jsonNullableString(`${rv}.floor_price::text`),
+          bestBidPrice: jsonNullableString(`${rv}.best_bid_price::text`),
+        });
+        return `(SELECT '[' || COALESCE(string_agg(${value}, ',' ORDER BY ${TRAIT_VALUE_ORDER(rv)}), '') || ']' FROM ${r} ${rv} WHERE ${rv}.trait_type = ${g}.trait_type)`;
+      },
+    });
+    return (
+      `(WITH ${r} AS MATERIALIZED (${traitValueRowsSql(p.book, `${t}.address`)}) ` +
+      `SELECT '[' || COALESCE(string_agg(${item}, ',' ORDER BY ${g}.trait_type COLLATE "C"), '') || ']' FROM ` +
+      `(SELECT x.trait_type, max(x.kind::text) AS kind, count(*) AS value_count, min(x.number_value) AS lo, max(x.number_value) AS hi FROM ${r} x GROUP BY x.trait_type) ${g})`
+    );
+  },
+};
