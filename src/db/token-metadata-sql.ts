@@ -41,7 +41,9 @@ const LOCK_SPACE = 7_350_001;
  * needed (imports, the demo). Every text arrives inside one jsonb literal (sqlJson).
  */
 export function storeMetadataScript(writes: readonly MetadataWrite[], leaseOwner: string | null): string {
-  const rows = writes.map((w) => ({
+  // one row per token (ON CONFLICT cannot change a row twice in one statement): the last write wins
+  const last = new Map(writes.map((w) => [`${w.collectionAddress}:${w.tokenId}`, w]));
+  const rows = [...last.values()].map((w) => ({
     c: w.collectionAddress,
     t: w.tokenId,
     status: w.status,

@@ -5,7 +5,8 @@
 // Written against ./read-type.ts only: the declarations (./read-types.ts) and the planner import it.
 import type { FieldNode } from 'graphql';
 import { parsePageArgs, type PageArgs } from '../domain/page-args.js';
-import { BOOK_SIDES, bestBidIdSql, liveSideSql, parseTokenCursor, TOKEN_SORTS, tokenCursorSql, tokenKeysetSql, tokenOrderSql, tokenRowsSql, type BookSide, type TokenSort } from '../services/token-sql.js';
+import { parseTokenTraitFilter, type TokenTraitFilter } from '../domain/token-filter.js';
+import { BOOK_SIDES, bestBidIdSql, liveSideSql, parseTokenCursor, TOKEN_SORTS, tokenCursorSql, tokenKeysetSql, tokenOrderSql, tokenPageRowsSql, tokenRowsSql, type BookSide, type TokenSort } from '../services/token-sql.js';
 import { MAX_DEPTH_LEVELS, TOKEN_PAGE_RULES } from '../services/tokens.js';
 import { jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonObjectSql, jsonString, jsonUnixTime, orUnrenderable } from './json-sql.js';
 import type { FieldRead, Planner, ReadType } from './read-type.js';
@@ -130,7 +131,14 @@ export function planTokens(p: Planner, nodes: readonly FieldNode[], args: Record
   if (!TOKEN_SORTS.includes(sort)) return p.unrenderable('sort');
   const r = p.alias('r');
   const listed = ((args.filter ?? {}) as { listed?: boolean | null }).listed ?? null;
-  const table = `(${tokenRowsSql(p.book, p.params.add(args.collection), { listed })})`;
+  let filter: TokenTraitFilter;
+  try {
+    filter = parseTokenTraitFilter(args.filter as Parameters<typeof parseTokenTraitFilter>[0]);
+  } catch {
+    // the resolvers answer the refusal
+    return p.unrenderable('token filter');
+  }
+  const table = `(${tokenPageRowsSql(p.book, p.params.add(args.collection), { listed, sort, filter }, (v, cast) => p.params.add(v, cast))})`;
   const where = (['after', 'before'] as const).flatMap((side) => {
     const cursor = q[side] === undefined ? null : parseTokenCursor(q[side]);
     return cursor ? [tokenKeysetSql(sort, side, cursor, r, (v) => p.params.add(v, '::numeric'))] : [];
@@ -147,7 +155,7 @@ export function planTokens(p: Planner, nodes: readonly FieldNode[], args: Record
     fromEnd: q.fromEnd,
     hasPrevious: q.after !== undefined,
     hasNext: q.before !== undefined,
-    cursor: tokenCursorSql(r),
+    cursor: tokenCursorSql(r, sort),
     guards: [],
   });
 }

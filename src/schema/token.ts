@@ -12,6 +12,7 @@ import { BookDepthRef, BookSideEnum } from './depth.js';
 import { Sale } from './discovery.js';
 import { Order } from './order.js';
 import { AttributeKindEnum } from './trait.js';
+import { parseTokenTraitFilter, TOKEN_FILTER_LIMITS } from '../domain/token-filter.js';
 import type { TokenAttributeRow, TokenMetadataRow } from '../services/token-metadata.js';
 
 const key = (k: TokenKey) => `${k.collectionAddress}:${k.tokenId}`;
@@ -172,12 +173,30 @@ export const Token = builder.objectRef<TokenKey>('Token').implement({
 });
 
 const TokenSortEnum = builder.enumType('TokenSort', {
-  description: 'PRICE_ASC / PRICE_DESC: by best ask, unlisted tokens last. TOKEN_ID: ascending. Ties break on the token id.',
+  description: 'PRICE_ASC / PRICE_DESC: by best ask, unlisted tokens last. TOKEN_ID: ascending. RARITY: OpenRarity rank, rarest first, unranked last. Ties break on the token id.',
   values: TOKEN_SORTS,
 });
 
+const TraitFilterInput = builder.inputType('TraitFilterInput', {
+  description: 'Tokens whose trait of this type has one of these values (values as Token.attributes shows them)',
+  fields: (t) => ({ traitType: t.string({ required: true }), values: t.stringList({ required: true }) }),
+});
+const TraitRangeInput = builder.inputType('TraitRangeInput', {
+  description: 'Tokens whose NUMBER or DATE trait of this type lies within [min, max] (either bound may be left out)',
+  fields: (t) => ({ traitType: t.string({ required: true }), min: t.float({ required: false }), max: t.float({ required: false }) }),
+});
+const RankRangeInput = builder.inputType('RankRangeInput', {
+  fields: (t) => ({ min: t.int({ required: false }), max: t.int({ required: false }) }),
+});
+
 const TokenFilterInput = builder.inputType('TokenFilterInput', {
-  fields: (t) => ({ listed: t.boolean({ required: false, description: 'true: tokens with a live listing; false: without; absent: every known token' }) }),
+  description: `OR within a trait type's values, AND across every condition; at most ${TOKEN_FILTER_LIMITS.conditions} trait conditions of ${TOKEN_FILTER_LIMITS.values} values`,
+  fields: (t) => ({
+    listed: t.boolean({ required: false, description: 'true: tokens with a live listing; false: without; absent: every known token' }),
+    attributes: t.field({ type: [TraitFilterInput], required: false, description: 'trait values: a gold or silver background, and a crown' }),
+    ranges: t.field({ type: [TraitRangeInput], required: false, description: 'numeric and date traits within a range' }),
+    rarityRank: t.field({ type: RankRangeInput, required: false, description: 'OpenRarity ranks within a range (unranked tokens never match)' }),
+  }),
 });
 
 builder.queryFields((t) => ({
@@ -205,6 +224,7 @@ builder.queryFields((t) => ({
           collection: args.collection,
           listed: args.filter?.listed ?? null,
           sort: args.sort ?? 'PRICE_ASC',
+          filter: parseTokenTraitFilter(args.filter),
         });
         const edges = page.tokens.map(({ cursor, ...node }) => ({ cursor, node }));
         return {

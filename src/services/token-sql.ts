@@ -11,6 +11,7 @@
 // collection's collection offers (StrategyAnyItemFromCollectionForFixedPrice, any token id).
 
 import { highestOldestSql } from '../db/highest-oldest-sql.js';
+import { hasTraitFilter, type TokenTraitFilter } from '../domain/token-filter.js';
 
 /** SQL of the request's clock and of the network's strategy lists, each a statement parameter. */
 export interface BookParams {
@@ -115,8 +116,43 @@ function oneTokenRowSql(b: BookParams, collection: string, tokenId: string, list
   );
 }
 
-export const TOKEN_SORTS = ['PRICE_ASC', 'PRICE_DESC', 'TOKEN_ID'] as const;
+export const TOKEN_SORTS = ['PRICE_ASC', 'PRICE_DESC', 'TOKEN_ID', 'RARITY'] as const;
 export type TokenSort = (typeof TOKEN_SORTS)[number];
+
+/**
+ * A token page's rows: tokenRowsSql, narrowed by the trait filter (each condition one EXISTS over
+ * token_attributes_value_idx or the token's metadata row) and, sorted by RARITY, with the token's
+ * OpenRarity rank (`rarity_rank`, null when unranked). `add(value, cast)` makes a parameter.
+ */
+export function tokenPageRowsSql(
+  b: BookParams,
+  collection: string,
+  opts: { listed: boolean | null; sort: TokenSort; filter: TokenTraitFilter },
+  add: (value: unknown, cast: string) => string,
+): string {
+  const rows = tokenRowsSql(b, collection, { listed: opts.listed });
+  if (!hasTraitFilter(opts.filter) && opts.sort !== 'RARITY') return rows;
+  const f = opts.filter;
+  const conds = [
+    ...f.attributes.map(
+      (a) => `EXISTS (SELECT 1 FROM token_attributes x WHERE x.collection_address = ${collection} AND x.trait_type = ${add(a.traitType, '::text')} AND x.value = ANY(${add(a.values, '::text[]')}) AND x.token_id = f.token_id)`,
+    ),
+    ...f.ranges.map(
+      (r) =>
+        `EXISTS (SELECT 1 FROM token_attributes x WHERE x.collection_address = ${collection} AND x.trait_type = ${add(r.traitType, '::text')} AND x.token_id = f.token_id AND x.kind <> 'STRING'` +
+        `${r.min === null ? '' : ` AND x.number_value >= ${add(r.min, '::float8')}`}${r.max === null ? '' : ` AND x.number_value <= ${add(r.max, '::float8')}`})`,
+    ),
+    ...(f.rarityRank ? [`rk.rarity_rank IS NOT NULL${f.rarityRank.min === null ? '' : ` AND rk.rarity_rank >= ${add(f.rarityRank.min, '::int')}`}${f.rarityRank.max === null ? '' : ` AND rk.rarity_rank <= ${add(f.rarityRank.max, '::int')}`}`] : []),
+  ];
+  return (
+    `SELECT f.collection_address, f.token_id, f.ask_id, f.ask_price, f.listed_at, rk.rarity_rank FROM (${rows}) f ` +
+    `LEFT JOIN token_metadata rk ON rk.collection_address = f.collection_address AND rk.token_id = f.token_id` +
+    (conds.length ? ` WHERE ${conds.join(' AND ')}` : '')
+  );
+}
+
+/** The column a sort pages by beside the token id: the best ask's price, or the rarity rank. */
+const sortKey = (sort: TokenSort) => (sort === 'RARITY' ? 'rarity_rank' : 'ask_price');
 
 /**
  * ORDER BY of a token page over the rows alias `r`; unlisted tokens last in the price sorts
@@ -125,17 +161,18 @@ export type TokenSort = (typeof TOKEN_SORTS)[number];
 export function tokenOrderSql(sort: TokenSort, r: string, reversed = false): string {
   const [asc, desc] = reversed ? ['DESC', 'ASC'] : ['ASC', 'DESC'];
   if (sort === 'TOKEN_ID') return `${r}.token_id ${asc}`;
-  return `(${r}.ask_price IS NULL) ${asc}, ${r}.ask_price ${sort === 'PRICE_ASC' ? asc : desc}, ${r}.token_id ${asc}`;
+  const k = `${r}.${sortKey(sort)}`;
+  return `(${k} IS NULL) ${asc}, ${k} ${sort === 'PRICE_DESC' ? desc : asc}, ${r}.token_id ${asc}`;
 }
 
-/** A token cursor: the row's sort key as it was on the page (`<ask price>:<token id>`, `-` for no ask). */
+/** A token cursor: the row's sort key as it was on the page (`<ask price or rank>:<token id>`, `-` for none). */
 export interface TokenCursor {
   price: string | null;
   tokenId: string;
 }
 const UINT = '(?:0|[1-9][0-9]{0,77})';
 const CURSOR = new RegExp(`^(${UINT}|-):(${UINT})$`);
-export const tokenCursorSql = (r: string) => `COALESCE(${r}.ask_price::text, '-') || ':' || ${r}.token_id::text`;
+export const tokenCursorSql = (r: string, sort: TokenSort = 'PRICE_ASC') => `COALESCE(${r}.${sortKey(sort)}::text, '-') || ':' || ${r}.token_id::text`;
 export function parseTokenCursor(cursor: string): TokenCursor | null {
   const m = CURSOR.exec(cursor);
   if (!m || BigInt(m[2]!) >= 1n << 256n || (m[1] !== '-' && BigInt(m[1]!) >= 1n << 256n)) return null;
@@ -147,11 +184,12 @@ export function tokenKeysetSql(sort: TokenSort, side: 'after' | 'before', c: Tok
   const after = side === 'after';
   const id = add(c.tokenId);
   if (sort === 'TOKEN_ID') return `${r}.token_id ${after ? '>' : '<'} ${id}`;
-  // unlisted rows come after every listed one
-  if (c.price === null) return after ? `(${r}.ask_price IS NULL AND ${r}.token_id > ${id})` : `(${r}.ask_price IS NOT NULL OR ${r}.token_id < ${id})`;
+  const k = `${r}.${sortKey(sort)}`;
+  // unlisted (unranked) rows come after every listed (ranked) one
+  if (c.price === null) return after ? `(${k} IS NULL AND ${r}.token_id > ${id})` : `(${k} IS NOT NULL OR ${r}.token_id < ${id})`;
   const p = add(c.price);
-  const past = (sort === 'PRICE_ASC') === after ? '>' : '<';
+  const past = (sort !== 'PRICE_DESC') === after ? '>' : '<';
   return after
-    ? `(${r}.ask_price IS NULL OR ${r}.ask_price ${past} ${p} OR (${r}.ask_price = ${p} AND ${r}.token_id > ${id}))`
-    : `(${r}.ask_price ${past} ${p} OR (${r}.ask_price = ${p} AND ${r}.token_id < ${id}))`;
+    ? `(${k} IS NULL OR ${k} ${past} ${p} OR (${k} = ${p} AND ${r}.token_id > ${id}))`
+    : `(${k} ${past} ${p} OR (${k} = ${p} AND ${r}.token_id < ${id}))`;
 }

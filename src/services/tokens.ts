@@ -3,6 +3,7 @@
 // ./token-sql.ts; here the best ask, best bid, owners and last sale are read through Prisma, one
 // statement per batch or per token, so the engine's SQL is compared against an independent path.
 import { ServiceError } from '../domain/errors.js';
+import { EMPTY_TRAIT_FILTER, type TokenTraitFilter } from '../domain/token-filter.js';
 import { pageOfScan, type PageQuery, type PageRules } from '../domain/page-args.js';
 import type { Order, Sale } from '../generated/prisma/client.js';
 import { nowSeconds, type ServiceDeps } from './deps.js';
@@ -13,7 +14,7 @@ import {
   tokenCursorSql,
   tokenKeysetSql,
   tokenOrderSql,
-  tokenRowsSql,
+  tokenPageRowsSql,
   type BookParams,
   type BookSide,
   type TokenSort,
@@ -99,10 +100,10 @@ export function createTokenService(deps: ServiceDeps) {
    * One page of a collection's tokens in the sort; cursors = `<ask price or ->:<token id>` (after:
    * the previous page's last row, before: the next page's first), forward or from the end.
    */
-  async function listTokens(q: PageQuery & { collection: string; listed: boolean | null; sort: TokenSort }): Promise<TokenPage> {
+  async function listTokens(q: PageQuery & { collection: string; listed: boolean | null; sort: TokenSort; filter?: TokenTraitFilter }): Promise<TokenPage> {
     const p = new Params();
     const b = bookParams((v, cast) => p.add(v, cast), () => p.add(nowSeconds(deps).toString(), '::bigint'), strategies);
-    const rows = tokenRowsSql(b, p.add(q.collection), { listed: q.listed });
+    const rows = tokenPageRowsSql(b, p.add(q.collection), { listed: q.listed, sort: q.sort, filter: q.filter ?? EMPTY_TRAIT_FILTER }, (v, cast) => p.add(v, cast));
     const counted = [...p.values];
     const bounds = (['after', 'before'] as const).flatMap((side) => {
       if (q[side] === undefined) return [];
@@ -113,7 +114,7 @@ export function createTokenService(deps: ServiceDeps) {
     const where = bounds.length ? `WHERE ${bounds.join(' AND ')}` : '';
     const [page, count] = await Promise.all([
       sql.query<{ collection_address: string; token_id: string; cursor: string }>(
-        `SELECT r.collection_address, r.token_id::text AS token_id, ${tokenCursorSql('r')} AS cursor FROM (${rows}) r ${where} ORDER BY ${tokenOrderSql(q.sort, 'r', q.fromEnd)} LIMIT ${q.first + 1}`,
+        `SELECT r.collection_address, r.token_id::text AS token_id, ${tokenCursorSql('r', q.sort)} AS cursor FROM (${rows}) r ${where} ORDER BY ${tokenOrderSql(q.sort, 'r', q.fromEnd)} LIMIT ${q.first + 1}`,
         p.values,
       ),
       sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM (${rows}) r`, counted),
