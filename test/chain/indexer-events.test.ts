@@ -3,7 +3,7 @@
 // layout are dropped instead of misread.
 import { getAddress } from 'ethers';
 import { describe, expect, it } from 'vitest';
-import { decodeLog, EXCHANGE_EVENTS, NFT_EVENTS, WETH_EVENTS, type RawLog } from '../../src/chain/indexer/events.js';
+import { decodeLog, EXCHANGE_EVENTS, METADATA_EVENTS, NFT_EVENTS, WETH_EVENTS, type RawLog } from '../../src/chain/indexer/events.js';
 
 const EXCHANGE = getAddress('0x' + '11'.repeat(20));
 const WETH = getAddress('0x' + '22'.repeat(20));
@@ -42,6 +42,15 @@ describe('indexer event decoding', () => {
     expect(decodeLog(raw(WETH, ev(WETH_EVENTS, 'Approval', [A, B, 7n])), sources)).toMatchObject({ kind: 'WETHApproval', accounts: [A], spender: B, amount: 7n });
     expect(decodeLog(raw(WETH, ev(WETH_EVENTS, 'Deposit', [A, 7n])), sources)).toMatchObject({ kind: 'Deposit', accounts: [A] });
     expect(decodeLog(raw(WETH, ev(WETH_EVENTS, 'Withdrawal', [B, 7n])), sources)).toMatchObject({ kind: 'Withdrawal', accounts: [B] });
+  });
+
+  it('decodes EIP-4906 updates and ERC-1155 URI as the token ranges whose metadata changed', () => {
+    expect(decodeLog(raw(NFT, ev(METADATA_EVENTS, 'MetadataUpdate', [9n])), sources)).toMatchObject({ kind: 'MetadataUpdate', collection: NFT, fromId: 9n, toId: 9n });
+    expect(decodeLog(raw(NFT, ev(METADATA_EVENTS, 'BatchMetadataUpdate', [0n, (1n << 256n) - 1n])), sources)).toMatchObject({ kind: 'MetadataUpdate', fromId: 0n, toId: (1n << 256n) - 1n });
+    expect(decodeLog(raw(NFT, ev(METADATA_EVENTS, 'URI', ['https://x/{id}.json', 4n])), sources)).toMatchObject({ kind: 'MetadataUpdate', fromId: 4n, toId: 4n });
+    // an inverted range names no token; an update from an unknown emitter is not ours
+    expect(decodeLog(raw(NFT, ev(METADATA_EVENTS, 'BatchMetadataUpdate', [5n, 1n])), sources)).toBeNull();
+    expect(decodeLog(raw(A, ev(METADATA_EVENTS, 'MetadataUpdate', [9n])), sources)).toBeNull();
   });
 
   it('drops logs of unknown emitters and malformed logs with a known topic', () => {

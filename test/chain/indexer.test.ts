@@ -404,6 +404,24 @@ describe(`chain indexer (${backendName}, local EVM)`, () => {
     expect(rows).toEqual([{ token_id: '2', owner: holder().address }]);
   });
 
+  it('queues metadata reads on EIP-4906 MetadataUpdate and BatchMetadataUpdate and on ERC-1155 URI', async () => {
+    const { c } = w;
+    const due = async (collection: string) =>
+      (await db.sql.query<{ t: string }>(`SELECT token_id::text AS t FROM token_metadata WHERE collection_address = $1 AND due_at IS NOT NULL ORDER BY token_id`, [collection])).map((r) => r.t);
+    await db.sql.query(`INSERT INTO token_metadata (collection_address, token_id, status) VALUES ($1, 1, 'OK'), ($1, 2, 'OK'), ($1, 900, 'OK')`, [c.addresses.erc721]);
+    await send(c.erc721.connect(minter()).setTokenURI(77, 'ipfs://bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'));
+    await sync();
+    expect(await due(c.addresses.erc721)).toEqual(['77']);
+    await send(c.erc721.connect(minter()).announceBatchMetadataUpdate(1, 2));
+    await sync();
+    // the range queues the tokens of it the index knows; 900 is outside
+    expect(await due(c.addresses.erc721)).toEqual(['1', '2', '77']);
+    await send(c.erc1155.connect(minter()).setURI('https://meta.example/{id}.json', 5));
+    await sync();
+    expect(await due(c.addresses.erc1155)).toEqual(['5']);
+    await db.sql.query(`DELETE FROM token_metadata`);
+  });
+
   it('rolls back a fill replaced by a reorg and re-indexes the new chain', async () => {
     const { c } = w;
     await send(c.erc721.connect(minter()).mint(holder().address, 21));

@@ -6,7 +6,7 @@
 // (expiry-sql.ts), cursor and pruning.
 import type { OrderStatusName } from '../../domain/order-status.js';
 import { ZERO_ADDRESS } from '../../domain/address.js';
-import type { ChainEvent, FillEvent, NftTransferEvent } from './events.js';
+import type { ChainEvent, FillEvent, MetadataUpdateEvent, NftTransferEvent } from './events.js';
 import { recordSaleLiteralSql, type SaleRecord } from '../../db/sale-sql.js';
 import { sqlHex, sqlInt, sqlList, sqlName } from '../../db/sql-literals.js';
 import { cursorGuardSql, floorCatchUpSql, recordFloorsSql, setStatusSql } from './status-sql.js';
@@ -119,6 +119,20 @@ ON CONFLICT (signer) DO UPDATE SET min_nonce = GREATEST(signer_nonce_state.min_n
   }
 }
 
+/**
+ * A metadata update queues the tokens it names for a read (src/services/metadata-queue.ts): one
+ * token gets a row if it has none; a range (EIP-4906 BatchMetadataUpdate, often 0..2^256-1)
+ * queues the tokens of the range the index knows. Nothing to undo on a reorg: a read is idempotent.
+ */
+function metadataUpdateSql(e: MetadataUpdateEvent): string {
+  const c = sqlHex(e.collection);
+  if (e.fromId === e.toId) {
+    return `INSERT INTO token_metadata (collection_address, token_id, due_at) VALUES (${c}, ${sqlInt(e.fromId)}, CURRENT_TIMESTAMP)
+ON CONFLICT (collection_address, token_id) DO UPDATE SET due_at = CURRENT_TIMESTAMP`;
+  }
+  return `UPDATE token_metadata SET due_at = CURRENT_TIMESTAMP WHERE collection_address = ${c} AND token_id BETWEEN ${sqlInt(e.fromId)} AND ${sqlInt(e.toId)}`;
+}
+
 /** The token_transfers rows of transfer events, in their order (the event log's triggers number them so). */
 export function transferRowsSql(events: readonly NftTransferEvent[]): string {
   const rows = events.flatMap((e) => e.ids.map(
@@ -188,7 +202,8 @@ export function buildBatchScript(input: BatchScriptInput): string {
     if (e.kind === 'Transfer' || e.kind === 'TransferSingle' || e.kind === 'TransferBatch') {
       transfers.push(e);
       out.push(transferRowsSql([e]));
-    } else out.push(...exchangeEventSql(e, input));
+    } else if (e.kind === 'MetadataUpdate') out.push(metadataUpdateSql(e));
+    else out.push(...exchangeEventSql(e, input));
   }
   out.push(...transfersSql(transfers, true));
 

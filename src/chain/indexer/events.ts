@@ -19,6 +19,13 @@ export const NFT_EVENTS = new Interface([
   'event ApprovalForAll(address indexed owner, address indexed operator, bool approved)',
 ]);
 
+/** EIP-4906 (ERC-721 metadata updates) and ERC-1155's URI: the token's metadata changed, read it again. */
+export const METADATA_EVENTS = new Interface([
+  'event MetadataUpdate(uint256 _tokenId)',
+  'event BatchMetadataUpdate(uint256 _fromTokenId, uint256 _toTokenId)',
+  'event URI(string value, uint256 indexed id)',
+]);
+
 export const WETH_EVENTS = new Interface([
   'event Transfer(address indexed src, address indexed dst, uint256 wad)',
   'event Approval(address indexed src, address indexed guy, uint256 wad)',
@@ -38,6 +45,9 @@ export const TOPICS = {
   TransferSingle: topic(NFT_EVENTS, 'TransferSingle'),
   TransferBatch: topic(NFT_EVENTS, 'TransferBatch'),
   ApprovalForAll: topic(NFT_EVENTS, 'ApprovalForAll'),
+  MetadataUpdate: topic(METADATA_EVENTS, 'MetadataUpdate'),
+  BatchMetadataUpdate: topic(METADATA_EVENTS, 'BatchMetadataUpdate'),
+  URI: topic(METADATA_EVENTS, 'URI'),
   Approval: topic(WETH_EVENTS, 'Approval'),
   Deposit: topic(WETH_EVENTS, 'Deposit'),
   Withdrawal: topic(WETH_EVENTS, 'Withdrawal'),
@@ -107,7 +117,15 @@ export interface WethEvent extends LogRef {
   amount: bigint;
 }
 
-export type ChainEvent = FillEvent | CancelAllEvent | CancelNoncesEvent | NftTransferEvent | NftApprovalEvent | WethEvent;
+/** A collection said tokens fromId..toId (inclusive) have new metadata: EIP-4906, or ERC-1155 URI for one id. */
+export interface MetadataUpdateEvent extends LogRef {
+  kind: 'MetadataUpdate';
+  collection: string;
+  fromId: bigint;
+  toId: bigint;
+}
+
+export type ChainEvent = FillEvent | CancelAllEvent | CancelNoncesEvent | NftTransferEvent | NftApprovalEvent | WethEvent | MetadataUpdateEvent;
 
 export interface LogSources {
   exchange: string;
@@ -244,6 +262,22 @@ function decodeNft(log: RawLog, t0: string | undefined, collection: string): Cha
   if (t0 === TOPICS.ApprovalForAll) {
     if (topics.length !== 3) return null;
     return { ...ref(log), kind: 'ApprovalForAll', collection, owner: topicAddress(topics[1]), operator: topicAddress(topics[2]), approved: word(data, 0) !== 0n };
+  }
+  if (t0 === TOPICS.MetadataUpdate) {
+    if (topics.length !== 1) return null;
+    const id = word(data, 0);
+    return { ...ref(log), kind: 'MetadataUpdate', collection, fromId: id, toId: id };
+  }
+  if (t0 === TOPICS.BatchMetadataUpdate) {
+    if (topics.length !== 1) return null;
+    const [fromId, toId] = [word(data, 0), word(data, 1)];
+    return fromId <= toId ? { ...ref(log), kind: 'MetadataUpdate', collection, fromId, toId } : null;
+  }
+  if (t0 === TOPICS.URI) {
+    // the new URI is in data; the worker reads uri(id) itself, at the head, rather than trust a log
+    if (topics.length !== 2) return null;
+    const id = BigInt(topics[1]!);
+    return { ...ref(log), kind: 'MetadataUpdate', collection, fromId: id, toId: id };
   }
   return null;
 }
