@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { getOperationAST, Kind, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_API_KEY } from '../src/demo/demo-api-key.js';
 import { seedDemo } from '../src/demo/seed-demo.js';
 import { DEMO_COLLECTION } from '../src/demo/demo-addresses.js';
 import { schema } from '../src/schema/index.js';
@@ -29,13 +30,19 @@ const curls = texts.flatMap(({ page, text }) =>
   ),
 );
 
-/** The request a documented curl sends: a GET of a quoted path, or a JSON POST to /graphql. */
-function curlRequest(line: string): { path: string; query?: string } {
+/**
+ * The request a documented curl sends: a GET of a quoted path, a JSON POST to /graphql, or a JSON
+ * POST to a REST route; the `-H` headers after the path go with a REST request (an API key).
+ */
+function curlRequest(line: string): { path: string; query?: string; body?: string; headers: Record<string, string> } {
+  const headersOf = (flags: string) => Object.fromEntries([...flags.matchAll(/-H '([^:']+): ([^']*)'/g)].map((m) => [m[1]!.toLowerCase(), m[2]!]));
   const post = /^curl .*localhost:4000(\/graphql) .*-d '([^']+)'/.exec(line);
-  if (post) return { path: post[1]!, query: (JSON.parse(post[2]!) as { query: string }).query };
-  const get = /^curl [^']*'localhost:4000([^']+)'\s*$/.exec(line);
+  if (post) return { path: post[1]!, query: (JSON.parse(post[2]!) as { query: string }).query, headers: {} };
+  const rest = /^curl -X POST localhost:4000(\/api\/v1\/[^\s]+)((?: -H '[^']+')+) -d '([^']+)'\s*$/.exec(line);
+  if (rest) return { path: rest[1]!, body: rest[3]!, headers: headersOf(rest[2]!) };
+  const get = /^curl [^']*'localhost:4000([^']+)'((?: -H '[^']+')*)\s*$/.exec(line);
   if (!get) throw new Error(`an example the walk-through cannot run: ${line}`);
-  return { path: get[1]! };
+  return { path: get[1]!, headers: headersOf(get[2]!) };
 }
 
 function executableQuery(source: string): { variables: Record<string, string> } | null {
@@ -53,7 +60,8 @@ function executableQuery(source: string): { variables: Record<string, string> } 
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  // configured as the demo is: its own API key, which the webhook examples send
+  app = await startTestApp({ API_KEYS: DEMO_API_KEY });
   await seedDemo(app.services, { orderCount: 120, saleCount: 400 });
 });
 afterAll(() => app?.close());
@@ -76,8 +84,14 @@ describe(`README and docs examples (${backendName})`, () => {
     expect(JSON.stringify(r.data)).not.toBe('{}');
   });
 
-  it.each(curls)('%s: %s answers 200', async (_page, line) => {
-    const { path, query } = curlRequest(line);
+  it.each(curls)('%s: %s answers 200 (201 for a creation)', async (_page, line) => {
+    const { path, query, body, headers } = curlRequest(line);
+    if (body !== undefined) {
+      const r = await app.rest(path, { method: 'POST', headers, body });
+      expect(r.status, JSON.stringify(r.body)).toBe(path === '/api/v1/webhooks' ? 201 : 200);
+      expect(r.body.success).toBe(true);
+      return;
+    }
     if (query !== undefined && line.includes('text/event-stream')) {
       // a subscription over SSE: the stream opens and its first event carries an id
       const lastEventId = /-H 'Last-Event-ID: (\d+)'/i.exec(line)?.[1];
@@ -108,7 +122,7 @@ describe(`README and docs examples (${backendName})`, () => {
       expect(r.status).toBe(200);
       return;
     }
-    const r = await app.rest(path);
+    const r = await app.rest(path, { headers });
     expect(r.status).toBe(200);
     if (path.startsWith('/api/v1/') && !path.endsWith('openapi.json')) expect(r.body.success).toBe(true);
   });

@@ -42,13 +42,25 @@ export function sqlList(values: readonly string[]): string {
   return values.length ? values.join(', ') : 'NULL';
 }
 
+/** ES2024's String.prototype.isWellFormed / toWellFormed (Node 20+), not in the ES2023 lib. */
+type WellFormed = { isWellFormed(): boolean; toWellFormed(): string };
+
+/** jsonb refuses U+0000 (text cannot hold it) and a surrogate without its pair: both become U+FFFD. */
+function storable(_key: string, v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const s = v as string & WellFormed;
+  return s.isWellFormed() && !s.includes('\u0000') ? s : s.toWellFormed().replaceAll('\u0000', '\uFFFD');
+}
+
 /**
  * Any JSON value as a dollar-quoted jsonb literal. Dollar quoting takes the text as it is (no
  * escape sequences at all); the tag is chosen so that it does not occur in the text, so nothing
- * inside can end the literal. Used where the text comes from the internet (token metadata).
+ * inside can end the literal. Used where the text comes from the internet (token metadata): a
+ * string value holding what jsonb refuses (NUL, a lone surrogate, as a token URI or a cut error
+ * message can) has it replaced by U+FFFD, so that no value can fail the statement carrying a batch.
  */
 export function sqlJson(value: unknown): string {
-  const text = JSON.stringify(value);
+  const text = JSON.stringify(value, storable);
   let tag = 'j';
   for (let i = 0; text.includes(`$${tag}$`); i++) tag = `j${i.toString(36)}`;
   return `$${tag}$${text}$${tag}$::jsonb`;

@@ -10,7 +10,11 @@
 //   each order's status events replaying its status with the log that caused each change, the
 //   replaced branch's events retracted, expiries once and only for VALID orders
 //   (test/helpers/market-oracle.ts);
-// - per token, its owners and best bid as GraphQL `token` answers them.
+// - per token, its owners and best bid as GraphQL `token` answers them;
+// - the trait panel: token metadata read by the real worker from a loopback server while tokens
+//   get new URIs at random (EIP-4906 MetadataUpdate, some on the replaced branch), and each trait
+//   value's token count, floor and best bid against the traits the chain's current token URIs
+//   serve and the chain-valid live orders.
 // INDEXER_RANDOM_SEED picks another sequence (runs with one seed still differ a little: order
 // hashes depend on the chain clock, and fills pick among orders the indexer holds VALID).
 import type { ContractTransactionResponse, Wallet } from 'ethers';
@@ -25,6 +29,12 @@ import type { ExchangeFill } from '../helpers/evm/deploy.js';
 import { chainStatus, COLLECTION_OFFER, filledHashes, registerCollections, STANDARD, startWorld, storeOrder, type OrderSpec, type World, worldEnv } from '../helpers/indexer-world.js';
 import { checkChainEvents, checkChainOrder, checkOrderEvents, liveEvents, readChainFacts, readEventLog, type LoggedEvent, type TrackedOrder } from '../helpers/market-oracle.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { createChainReader } from '../../src/chain/chain-reader.js';
+import { createContentFetcher } from '../../src/services/metadata-fetch/index.js';
+import { createMetadataQueue } from '../../src/services/metadata-queue.js';
+import { createMetadataWorker, type MetadataWorker } from '../../src/services/metadata-worker.js';
+import { createTokenRarity } from '../../src/services/token-rarity.js';
+import { startServer, type LocalServer } from '../services/metadata-fetch/local-servers.js';
 import { backendName } from '../helpers/test-database.js';
 
 const SEED = Number(process.env.INDEXER_RANDOM_SEED ?? 20261122);
@@ -43,7 +53,17 @@ let nowSec: number;
 const rnd = prng(SEED);
 const orders: TrackedOrder[] = [];
 /** what the run did, for the checks and the summary line */
-const run = { bursts: 0, timeJumps: 0, forkBlock: null as number | null, doomedEvents: [] as LoggedEvent[], rolledBackTo: [] as number[] };
+const run = { bursts: 0, timeJumps: 0, forkBlock: null as number | null, doomedEvents: [] as LoggedEvent[], rolledBackTo: [] as number[], uriChanges: 0 };
+/** metadata actions draw from their own sequence: the market's draws stay those of the seed */
+const metaRnd = prng(SEED + 4906);
+let metaServer: LocalServer;
+let metaWorker: MetadataWorker;
+const BACKGROUNDS = ['Gold', 'Blue', 'Red', 'Green'];
+/** The traits a token's document serves at version v (what /meta/<id>/v<v> answers). */
+const traitsAt = (id: number, v: number) => ({
+  Background: BACKGROUNDS[(id * 7 + v * 3) % BACKGROUNDS.length]!,
+  Eyes: (id + v) % 3 === 0 ? 'Laser' : 'Calm',
+});
 
 beforeAll(async () => {
   w = await startWorld();
@@ -55,6 +75,18 @@ beforeAll(async () => {
     { now: new Date(nowSec * 1000) },
   );
   db = app.testDb.db;
+  metaServer = await startServer((req, res) => {
+    const m = /^\/meta\/(\d+)(?:\/v(\d+))?$/.exec(req.url ?? '');
+    if (!m) return void res.writeHead(404).end();
+    const traits = traitsAt(Number(m[1]), Number(m[2] ?? 0));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: `#${m[1]}`, attributes: Object.entries(traits).map(([trait_type, value]) => ({ trait_type, value })) }));
+  });
+  const fetcher = createContentFetcher({
+    ipfsGateways: ['http://127.0.0.1:9'], arweaveGateway: 'http://127.0.0.1:9', allowPrivateTargets: true, timeoutMs: 5000,
+    maxBytes: 65_536, maxRedirects: 2, perHostConcurrency: 16, perHostIntervalMs: 0, retries: 1, retryBaseDelayMs: 10,
+  });
+  const deps = app.services.deps;
+  metaWorker = createMetadataWorker(deps, createMetadataQueue(deps), createTokenRarity(deps), createChainReader(w.evm.rpcUrl, deps.network), fetcher, { instanceId: 'random-run' });
   await registerCollections(db, [
     { address: w.c.addresses.erc721, type: 'ERC721' },
     { address: w.c.addresses.erc1155, type: 'ERC1155' },
@@ -74,7 +106,9 @@ beforeAll(async () => {
   await runMarket();
 });
 afterAll(async () => {
+  await metaWorker?.stop();
   await app?.close();
+  await metaServer?.close();
   await w?.stop();
 });
 
@@ -271,7 +305,9 @@ async function runMarket() {
       run.forkBlock = await w.evm.provider.getBlockNumber();
       await w.rpc('evm_increaseTime', [rnd.int(200, 600)]);
       for (let k = rnd.int(8, 14); k > 0; k--) await act();
+      for (const id of [1, 2, 3]) await wait(c.erc721.connect(minter).setTokenURI(id, `${metaServer.origin}/meta/${id}/v9`));
       expect(await ix.runUntilCaughtUp()).not.toBeNull();
+      await metaWorker.runOnce(); // reads the replaced branch's documents: the reorg must queue them again
       run.doomedEvents = liveEvents(await readEventLog(db)).filter((e) => e.block !== null && e.block > run.forkBlock!);
       expect(await w.rpc('evm_revert', [snapshot])).toBe(true);
       continue;
@@ -292,6 +328,12 @@ async function runMarket() {
           if (tx) sent.push(tx);
           done++;
         }
+        // new token URIs ride in the same block (EIP-4906 MetadataUpdate; the first sets the base URI)
+        if (run.uriChanges === 0) sent.push(await c.erc721.connect(minter).setBaseURI(`${metaServer.origin}/meta/`, GAS));
+        for (let k = metaRnd.int(1, 3); k > 0; k--) {
+          sent.push(await c.erc721.connect(minter).setTokenURI(metaRnd.int(1, TOKENS_721), `${metaServer.origin}/meta/${metaRnd.int(1, TOKENS_721)}/v${metaRnd.int(1, 5)}`, GAS));
+          run.uriChanges++;
+        }
         await w.rpc('evm_mine');
       } finally {
         await w.rpc('evm_setAutomine', [true]);
@@ -301,11 +343,25 @@ async function runMarket() {
     } else {
       await act();
       done++;
+      // the metadata worker reads what is due now and then
+      if (metaRnd.next() < 0.15) await metaWorker.runOnce();
     }
   }
   // a last block, so a time jump at the end reaches the chain too
   await w.rpc('evm_mine');
   expect(await ix.runUntilCaughtUp()).not.toBeNull();
+  // listings by the tokens' owners now, so that trait floors meet a live book (their own draws)
+  for (let k = 0; k < 12; k++) {
+    const tokenId = BigInt(metaRnd.int(1, TOKENS_721));
+    const owner = walletOf(await ownerOf721(Number(tokenId)));
+    if (!owner || !signers.includes(owner)) continue;
+    const spec: OrderSpec = { collection: c.addresses.erc721, tokenId, nonce: BigInt(200 + k), price: (BigInt(metaRnd.int(1, 30)) * ETH) / 10n, status: 'VALID', startTime: BigInt(nowSec - 3600) };
+    const stored = await storeOrder(db, w, owner, spec, nowSec);
+    const status = await chainStatus(w, stored, await filledHashes(w), nowSec);
+    await db.sql.query(`UPDATE orders SET status = $2::"OrderStatus" WHERE hash = $1`, [stored.hash, status]);
+    orders.push({ ...stored, initialStatus: status, addedAtBlock: await w.evm.provider.getBlockNumber(), startTime: spec.startTime! });
+  }
+  await metaWorker.runOnce();
 }
 
 const storedStatuses = async () =>
@@ -441,5 +497,51 @@ describe(`chain indexer and market reads against a chain oracle, random actions 
     expect(ties).toBeGreaterThan(0);
     expect(validBids.some((o) => o.tokenId === null)).toBe(true);
     expect(validBids.some((o) => o.tokenId !== null)).toBe(true);
+  });
+  it("the trait panel's counts, floors and best bids are those of the chain's token URIs and its valid live orders", async () => {
+    const { c } = w;
+    const clock = await w.chainNow();
+    app.clock.now = new Date(clock * 1000);
+    // the truth: each token's traits as its current token URI serves them
+    const truth = new Map<bigint, Record<string, string>>();
+    for (let id = 1; id <= TOKENS_721; id++) {
+      const m = /\/meta\/(\d+)(?:\/v(\d+))?$/.exec(await c.erc721.tokenURI(id))!;
+      truth.set(BigInt(id), traitsAt(Number(m[1]), Number(m[2] ?? 0)));
+    }
+    const filled = await filledHashes(w);
+    const live: TrackedOrder[] = [];
+    for (const o of orders) {
+      if (o.collection !== c.addresses.erc721 || o.startTime > BigInt(clock) || o.endTime < BigInt(clock)) continue;
+      if ((await chainStatus(w, o, filled, clock)) === 'VALID') live.push(o);
+    }
+    const res = await app.gql<{ collection: { attributes: { traitType: string; values: { value: string; tokenCount: number; floorPrice: string | null; bestBidPrice: string | null }[] }[] } }>(
+      `query($c: Address!) { collection(address: $c) { attributes { traitType values { value tokenCount floorPrice bestBidPrice } } } }`,
+      { c: c.addresses.erc721 },
+    );
+    expect(res.errors).toBeUndefined();
+    const problems: string[] = [];
+    let compared = 0;
+    let withFloor = 0;
+    const expectedPairs = new Set([...truth.values()].flatMap((t) => Object.entries(t).map(([k, v]) => `${k}=${v}`)));
+    const gotPairs = new Set(res.data!.collection.attributes.flatMap((t) => t.values.map((v) => `${t.traitType}=${v.value}`)));
+    if ([...expectedPairs].sort().join() !== [...gotPairs].sort().join()) problems.push(`values ${[...gotPairs].sort()} vs ${[...expectedPairs].sort()}`);
+    for (const type of res.data!.collection.attributes) {
+      for (const v of type.values) {
+        const ids = [...truth.entries()].filter(([, t]) => t[type.traitType] === v.value).map(([id]) => id);
+        const asks = live.filter((o) => o.isOrderAsk && o.tokenId !== null && ids.includes(o.tokenId));
+        const bids = live.filter((o) => !o.isOrderAsk && (o.tokenId === null || ids.includes(o.tokenId)));
+        const floor = asks.length ? asks.map((o) => o.price).reduce((a, b) => (a < b ? a : b)).toString() : null;
+        const best = bids.length ? bids.map((o) => o.price).reduce((a, b) => (a > b ? a : b)).toString() : null;
+        compared += 3;
+        if (floor) withFloor++;
+        if (v.tokenCount !== ids.length) problems.push(`${type.traitType}=${v.value} count ${v.tokenCount}, chain ${ids.length}`);
+        if (v.floorPrice !== floor) problems.push(`${type.traitType}=${v.value} floor ${v.floorPrice}, oracle ${floor}`);
+        if (v.bestBidPrice !== best) problems.push(`${type.traitType}=${v.value} best bid ${v.bestBidPrice}, oracle ${best}`);
+      }
+    }
+    console.log(`trait panel: ${compared} comparisons over ${gotPairs.size} trait values (${withFloor} with a floor), ${run.uriChanges} token URI changes, 3 on the replaced branch`);
+    expect(problems).toEqual([]);
+    expect(withFloor).toBeGreaterThan(0);
+    expect(run.uriChanges).toBeGreaterThan(10);
   });
 });

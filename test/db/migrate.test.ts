@@ -79,7 +79,7 @@ describe(`migrations (${backendName})`, () => {
 
   it('matches the Prisma schema: every model can be written and read through the client', async () => {
     const models = Object.keys(getDatamodel().datamodel.models);
-    expect(models.sort()).toEqual(['Collection', 'CollectionSupply', 'FloorPoint', 'GlobalMarketData', 'Order', 'Sale', 'SaleBucket', 'SignerNonceState', 'TokenBalance', 'DeadNonce', 'SaleDayBucket', 'IndexerCursor', 'IndexedBlock', 'OrderStatusChange', 'NonceEvent', 'TokenTransfer', 'FloorTimeCursor', 'CollectionBackfill', 'MarketEvent', 'CollectionBestBid', 'CurrencyHolding', 'CollectionFloorKey', 'CollectionVolumeMark', 'VolumeMarkAnchor'].sort());
+    expect(models.sort()).toEqual(['Collection', 'CollectionSupply', 'FloorPoint', 'GlobalMarketData', 'Order', 'Sale', 'SaleBucket', 'SignerNonceState', 'TokenBalance', 'DeadNonce', 'SaleDayBucket', 'IndexerCursor', 'IndexedBlock', 'OrderStatusChange', 'NonceEvent', 'TokenTransfer', 'FloorTimeCursor', 'CollectionBackfill', 'MarketEvent', 'CollectionBestBid', 'CurrencyHolding', 'CollectionFloorKey', 'CollectionVolumeMark', 'VolumeMarkAnchor', 'TokenMetadata', 'TokenAttribute', 'TraitValue', 'CollectionMetadata'].sort());
     const p = t.db.prisma;
     const address = '0x' + '5a'.repeat(20);
     await p.collection.create({ data: { address, owner: address, type: 'ERC1155', name: 'm' } });
@@ -115,6 +115,15 @@ describe(`migrations (${backendName})`, () => {
     const logged = await p.marketEvent.findMany({ orderBy: { id: 'asc' } });
     expect(logged.map((e) => e.type)).toEqual(['LIST', 'SALE', 'FLOOR_CHANGE', 'BEST_BID_CHANGE', 'RETRACTED']);
     expect(logged[0]!.price!.toFixed()).toBe(big);
+    // token metadata, its traits, their counts and a collection's rarity run
+    await p.tokenMetadata.create({ data: { collectionAddress: address, tokenId: big, status: 'OK', name: 'n', rarityScore: 1.5, rarityRank: 1, dueAt: new Date() } });
+    await p.tokenAttribute.create({ data: { collectionAddress: address, tokenId: big, traitType: 'Level', value: '3', kind: 'NUMBER', numberValue: 3, position: 0 } });
+    await p.traitValue.create({ data: { collectionAddress: address, traitType: 'Level', value: '3', kind: 'NUMBER', numberValue: 3, tokenCount: 1 } });
+    await p.collectionMetadata.create({ data: { collectionAddress: address, rarityTokensScored: 1, rarityMaxRank: 1, rarityMethod: 'm', rarityVersion: 'v' } });
+    expect((await p.tokenMetadata.findFirstOrThrow()).tokenId.toFixed()).toBe(big);
+    expect((await p.tokenAttribute.findFirstOrThrow()).numberValue).toBe(3);
+    expect((await p.traitValue.findFirstOrThrow()).tokenCount).toBe(1);
+    expect((await p.collectionMetadata.findFirstOrThrow()).rarityMethod).toBe('m');
   });
 });
 

@@ -183,8 +183,13 @@ describe(`GET /api/v1/tokens (${backendName})`, () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, message: null });
     const t = res.body.data;
-    expect(Object.keys(t)).toEqual(['collectionAddress', 'tokenId', 'name', 'image', 'attributes', 'owners', 'bestAsk', 'bestBid', 'lastSale', 'listedAt']);
+    expect(Object.keys(t).sort()).toEqual(
+      ['collectionAddress', 'tokenId', 'name', 'description', 'image', 'attributes', 'rarity', 'owners', 'bestAsk', 'bestBid', 'lastSale', 'listedAt',
+        'tokenURI', 'imageURI', 'animationURI', 'isExplicit', 'isAnimated', 'flag'].sort(),
+    );
+    // v1's fields of a token whose metadata was never read
     expect(t).toMatchObject({ collectionAddress: C721, tokenId: '1', owners: [{ owner: W[0], balance: '1' }], listedAt: nowSec - 500 });
+    expect(t).toMatchObject({ name: null, imageURI: null, tokenURI: null, attributes: null, isExplicit: false, isAnimated: false, flag: 'NO_IMAGE', rarity: null });
     expect(t.bestAsk).toMatchObject({ hash: hashes.a2, isOrderAsk: true, status: 'VALID', tokenId: '1', params: '' });
     expect(t.bestBid).toMatchObject({ hash: hashes.b3, tokenId: null, isOrderAsk: false });
     expect(t.lastSale).toMatchObject({ price: (20n * E).toString(), timestamp: nowSec - 3600 });

@@ -97,3 +97,16 @@ CREATE TABLE "metadata_discovery_cursor" (
     CONSTRAINT "metadata_discovery_cursor_one_row" CHECK ("id" = 1)
 );
 INSERT INTO "metadata_discovery_cursor" ("id") VALUES (1);
+
+-- The metadata updates the indexer applied, by block, kept like token_transfers while their block
+-- can still be reorganised away: a reorg queues the tokens they named again (the token URI the
+-- replaced branch set may be gone, and the document read from it with it).
+CREATE TABLE "metadata_update_journal" (
+    "id" BIGSERIAL NOT NULL,
+    "block_number" BIGINT NOT NULL,
+    "collection_address" VARCHAR(42) NOT NULL,
+    "from_token_id" DECIMAL(78,0) NOT NULL,
+    "to_token_id" DECIMAL(78,0) NOT NULL,
+    CONSTRAINT "metadata_update_journal_pkey" PRIMARY KEY ("id")
+);
+CREATE INDEX "metadata_update_journal_block_number_idx" ON "metadata_update_journal" ("block_number");

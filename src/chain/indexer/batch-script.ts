@@ -126,11 +126,12 @@ ON CONFLICT (signer) DO UPDATE SET min_nonce = GREATEST(signer_nonce_state.min_n
  */
 function metadataUpdateSql(e: MetadataUpdateEvent): string {
   const c = sqlHex(e.collection);
+  const journal = `INSERT INTO metadata_update_journal (block_number, collection_address, from_token_id, to_token_id) VALUES (${sqlInt(e.blockNumber)}, ${c}, ${sqlInt(e.fromId)}, ${sqlInt(e.toId)});\n`;
   if (e.fromId === e.toId) {
-    return `INSERT INTO token_metadata (collection_address, token_id, due_at) VALUES (${c}, ${sqlInt(e.fromId)}, CURRENT_TIMESTAMP)
+    return `${journal}INSERT INTO token_metadata (collection_address, token_id, due_at) VALUES (${c}, ${sqlInt(e.fromId)}, CURRENT_TIMESTAMP)
 ON CONFLICT (collection_address, token_id) DO UPDATE SET due_at = CURRENT_TIMESTAMP`;
   }
-  return `UPDATE token_metadata SET due_at = CURRENT_TIMESTAMP WHERE collection_address = ${c} AND token_id BETWEEN ${sqlInt(e.fromId)} AND ${sqlInt(e.toId)}`;
+  return `${journal}UPDATE token_metadata SET due_at = CURRENT_TIMESTAMP WHERE collection_address = ${c} AND token_id BETWEEN ${sqlInt(e.fromId)} AND ${sqlInt(e.toId)}`;
 }
 
 /** The token_transfers rows of transfer events, in their order (the event log's triggers number them so). */
@@ -242,6 +243,7 @@ ON CONFLICT (number) DO UPDATE SET hash = EXCLUDED.hash, block_timestamp = EXCLU
   AND number NOT IN (SELECT number FROM indexed_blocks ORDER BY number DESC LIMIT 8)`,
     `DELETE FROM order_status_changes WHERE block_number < (SELECT MIN(number) FROM indexed_blocks)`,
     `DELETE FROM token_transfers WHERE block_number < (SELECT MIN(number) FROM indexed_blocks)`,
+    `DELETE FROM metadata_update_journal WHERE block_number < (SELECT MIN(number) FROM indexed_blocks)`,
   );
   return out.join(';\n') + ';';
 }

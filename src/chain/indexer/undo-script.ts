@@ -89,6 +89,10 @@ FROM (SELECT collection_address,
       FROM token_transfers WHERE block_number > ${f} GROUP BY 1) d
 WHERE cs.collection_address = d.collection_address`,
     `DELETE FROM token_transfers WHERE block_number > ${f}`,
+    // metadata updates of the replaced blocks: their tokens are read again (the URI they set may be gone)
+    `UPDATE token_metadata m SET due_at = CURRENT_TIMESTAMP FROM metadata_update_journal j
+      WHERE j.block_number > ${f} AND m.collection_address = j.collection_address AND m.token_id BETWEEN j.from_token_id AND j.to_token_id`,
+    `DELETE FROM metadata_update_journal WHERE block_number > ${f}`,
 
     // Collections first followed above the fork are followed from the fork on (the re-index reads
     // them), so their backfills end at the fork (collection-backfill.ts).

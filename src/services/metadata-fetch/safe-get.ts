@@ -147,9 +147,13 @@ async function readCapped(res: IncomingMessage, maxBytes: number, signal: AbortS
   return Buffer.concat(chunks, total);
 }
 
+/** Content codings undone, at most: each is a decompressor (tens of KB), and a header can list thousands. */
+const MAX_CODINGS = 2;
+
 /** Codings are listed in the order applied (RFC 9110 §8.4), so they are undone last to first. */
 function decoders(header: string | undefined): Transform[] {
   const codings = (header ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity');
+  if (codings.length > MAX_CODINGS) throw new Refused(failure('NETWORK', `${codings.length} content codings, more than ${MAX_CODINGS}`));
   return codings.reverse().map((c) => {
     if (c === 'gzip' || c === 'x-gzip') return zlib.createGunzip();
     // zlib-wrapped, as RFC 9110 defines it (a server sending raw deflate fails as NETWORK)
