@@ -16,17 +16,20 @@ export interface TokenTraitFilter {
   attributes: readonly TraitCondition[];
   ranges: readonly TraitRange[];
   rarityRank: { min: number | null; max: number | null } | null;
+  /** tokens whose metadata name contains this text, letter case ignored */
+  name: string | null;
 }
 
 export const TOKEN_FILTER_LIMITS = { conditions: 20, values: 100, text: 500 } as const;
 
-export const EMPTY_TRAIT_FILTER: TokenTraitFilter = { attributes: [], ranges: [], rarityRank: null };
-export const hasTraitFilter = (f: TokenTraitFilter) => f.attributes.length > 0 || f.ranges.length > 0 || f.rarityRank !== null;
+export const EMPTY_TRAIT_FILTER: TokenTraitFilter = { attributes: [], ranges: [], rarityRank: null, name: null };
+export const hasTraitFilter = (f: TokenTraitFilter) => f.attributes.length > 0 || f.ranges.length > 0 || f.rarityRank !== null || f.name !== null;
 
 interface Input {
   attributes?: readonly { traitType: string; values: readonly string[] }[] | null;
   ranges?: readonly { traitType: string; min?: number | null; max?: number | null }[] | null;
   rarityRank?: { min?: number | null; max?: number | null } | null;
+  name?: string | null;
 }
 
 /** The filter as given, or a BAD_REQUEST naming every problem (limits, empty lists, min above max). */
@@ -48,10 +51,13 @@ export function parseTokenTraitFilter(input: Input | null | undefined): TokenTra
   });
   const rank = input?.rarityRank ?? null;
   if (rank && rank.min != null && rank.max != null && rank.min > rank.max) problem('filter.rarityRank', 'min is above max');
+  const name = input?.name ?? null;
+  if (name !== null && (name.trim().length === 0 || name.length > 200)) problem('filter.name', 'from 1 to 200 characters');
   if (problems.length) throw badRequest(problems);
   return {
     attributes: attributes.map((a) => ({ traitType: a.traitType, values: [...new Set(a.values)] })),
     ranges: ranges.map((r) => ({ traitType: r.traitType, min: r.min ?? null, max: r.max ?? null })),
     rarityRank: rank && (rank.min != null || rank.max != null) ? { min: rank.min ?? null, max: rank.max ?? null } : null,
+    name: name === null ? null : name.trim(),
   };
 }

@@ -196,6 +196,7 @@ const TokenFilterInput = builder.inputType('TokenFilterInput', {
     attributes: t.field({ type: [TraitFilterInput], required: false, description: 'trait values: a gold or silver background, and a crown' }),
     ranges: t.field({ type: [TraitRangeInput], required: false, description: 'numeric and date traits within a range' }),
     rarityRank: t.field({ type: RankRangeInput, required: false, description: 'OpenRarity ranks within a range (unranked tokens never match)' }),
+    name: t.string({ required: false, description: 'tokens whose metadata name contains this text (letter case ignored, 1..200 characters)' }),
   }),
 });
 

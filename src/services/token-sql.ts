@@ -142,6 +142,10 @@ export function tokenPageRowsSql(
         `EXISTS (SELECT 1 FROM token_attributes x WHERE x.collection_address = ${collection} AND x.trait_type = ${add(r.traitType, '::text')} AND x.token_id = f.token_id AND x.kind <> 'STRING'` +
         `${r.min === null ? '' : ` AND x.number_value >= ${add(r.min, '::float8')}`}${r.max === null ? '' : ` AND x.number_value <= ${add(r.max, '::float8')}`})`,
     ),
+    // a LIKE pattern with its wildcards escaped: the text is matched as written, any letter case
+    ...(f.name === null
+      ? []
+      : [`lower(rk.name) LIKE '%' || replace(replace(replace(lower(${add(f.name, '::text')}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`]),
     ...(f.rarityRank ? [`rk.rarity_rank IS NOT NULL${f.rarityRank.min === null ? '' : ` AND rk.rarity_rank >= ${add(f.rarityRank.min, '::int')}`}${f.rarityRank.max === null ? '' : ` AND rk.rarity_rank <= ${add(f.rarityRank.max, '::int')}`}`] : []),
   ];
   return (

@@ -101,6 +101,18 @@ describe(`token pages by traits and rarity (${backendName})`, () => {
     expect(await allPages({ rarityRank: { min: 2, max: 4 } }, 'RARITY')).toEqual(expected.filter((id) => (ranks.get(id) ?? 0) >= 2 && (ranks.get(id) ?? 0) <= 4));
   });
 
+  it('finds tokens by name within the collection: any letter case, wildcards taken as written', async () => {
+    const names = new Map(
+      (await app.db.sql.query<{ t: string; name: string | null }>(`SELECT token_id::text AS t, name FROM token_metadata WHERE collection_address = $1`, [c0])).map((r) => [r.t, r.name]),
+    );
+    const everyKnown = await allPages({}, 'TOKEN_ID');
+    for (const q of ['token #1', 'TOKEN', 'ünï', '😀 </script>', '%', '_', '#_']) {
+      const expected = everyKnown.filter((id) => (names.get(id) ?? '').toLowerCase().includes(q.toLowerCase()));
+      expect(await allPages({ name: q }, 'TOKEN_ID'), q).toEqual(expected);
+    }
+    expect((await allPages({ name: 'token' }, 'TOKEN_ID')).length).toBeGreaterThan(3);
+  });
+
   it('refuses filters over the limits or inverted, on both paths alike', async () => {
     for (const filter of [
       { attributes: [{ traitType: 'Background', values: [] }] },
@@ -108,6 +120,8 @@ describe(`token pages by traits and rarity (${backendName})`, () => {
       { ranges: [{ traitType: 'Level' }] },
       { attributes: Array.from({ length: 21 }, (_, i) => ({ traitType: `t${i}`, values: ['x'] })) },
       { rarityRank: { min: 9, max: 1 } },
+      { name: '  ' },
+      { name: 'x'.repeat(201) },
     ]) {
       const res = await both(PAGE, { c: c0, f: filter, s: 'TOKEN_ID', after: null });
       expect(res.errors?.[0]?.extensions?.code, JSON.stringify(filter)).toBe('BAD_REQUEST');
