@@ -75,6 +75,10 @@ ${owner === null ? '' : `DELETE FROM metadata_in i WHERE NOT EXISTS (SELECT 1 FR
 -- a failed read keeps the last good document and traits (the token still shows; status says it failed)
 UPDATE metadata_in i SET changed = i.status = 'OK' AND NOT EXISTS (
   SELECT 1 FROM token_metadata m WHERE m.collection_address = i.c AND m.token_id = i.t AND m.status = 'OK' AND m.document_sha256 = i.sha);
+-- a shown document replaced by another (not a first read) joins the market event log
+INSERT INTO market_events (type, collection_address, token_id)
+  SELECT 'METADATA_UPDATE', i.c, i.t FROM metadata_in i JOIN token_metadata m ON m.collection_address = i.c AND m.token_id = i.t
+  WHERE i.changed AND m.document_sha256 IS NOT NULL ORDER BY i.c, i.t;
 WITH old AS (
   DELETE FROM token_attributes a USING metadata_in i WHERE i.changed AND a.collection_address = i.c AND a.token_id = i.t
   RETURNING a.collection_address, a.trait_type, a.value)

@@ -16,6 +16,7 @@ export const MARKET_EVENT_TYPES = [
   'RETRACTED',
   'FLOOR_CHANGE',
   'BEST_BID_CHANGE',
+  'METADATA_UPDATE',
 ] as const;
 export type MarketEventType = (typeof MARKET_EVENT_TYPES)[number];
 
@@ -36,11 +37,11 @@ export const MARKET_EVENT_CAUSES = [
 ] as const;
 
 /**
- * The moves of a collection's floor and best bid: what the book's events did to its summary, not
- * something that happened to an order or a token. Streams and webhooks carry them; activity
- * pages list them only when asked for by type.
+ * The moves of a collection's floor and best bid (what the book's events did to its summary, not
+ * something that happened to an order or a token) and the changes of a token's metadata document.
+ * Streams and webhooks carry them; activity pages list them only when asked for by type.
  */
-export const MARKET_CHANGE_TYPES: readonly MarketEventType[] = ['FLOOR_CHANGE', 'BEST_BID_CHANGE'];
+export const MARKET_CHANGE_TYPES: readonly MarketEventType[] = ['FLOOR_CHANGE', 'BEST_BID_CHANGE', 'METADATA_UPDATE'];
 
 /** Without a type filter: everything that happened and still stands (RETRACTED rows and market changes only when asked for). */
 export const DEFAULT_EVENT_TYPES: readonly MarketEventType[] = MARKET_EVENT_TYPES.filter((t) => t !== 'RETRACTED' && !MARKET_CHANGE_TYPES.includes(t));

@@ -197,6 +197,10 @@ describe(`the metadata pipeline (${backendName})`, () => {
     const panel = await app.gql<{ collection: any }>(`query($c: Address!) { collection(address: $c) { attributes { traitType valueCount values { value tokenCount } } } }`, { c: erc721 });
     const bgs = panel.data!.collection.attributes.find((t: { traitType: string }) => t.traitType === 'Background');
     expect(bgs.values.find((v: { value: string }) => v.value === 'Silver').tokenCount).toBe(2);
+    // the two changed documents are market events (the unchanged re-read of 3 and first reads are not)
+    const events = await app.gql<{ collection: any }>(`query($c: Address!) { collection(address: $c) { activity(filter: { types: [METADATA_UPDATE] }, first: 10) { edges { node { type tokenId } } } } }`, { c: erc721 });
+    expect(events.errors).toBeUndefined();
+    expect(events.data!.collection.activity.edges.map((e: { node: { tokenId: string } }) => e.node.tokenId).sort()).toEqual(['1', '2']);
   });
 
   it('discovers tokens the market event log names, once', async () => {

@@ -110,3 +110,7 @@ CREATE TABLE "metadata_update_journal" (
     CONSTRAINT "metadata_update_journal_pkey" PRIMARY KEY ("id")
 );
 CREATE INDEX "metadata_update_journal_block_number_idx" ON "metadata_update_journal" ("block_number");
+
+-- A token whose shown document changed (a reveal, an update: not its first read) is a market event,
+-- so streams and webhooks carry it. Not used in this transaction (PostgreSQL allows adding it here).
+ALTER TYPE "MarketEventType" ADD VALUE 'METADATA_UPDATE';
