@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cryptoBackendInfo } from './domain/crypto-backend.js';
+import { DEMO_API_KEY, isDemoDatabaseDir, withDemoApiKey } from './demo/demo-api-key.js';
 import { createEventBus, type EventBus } from './events/event-bus.js';
 import { publishIndexerEvent } from './events/from-indexer.js';
 import type { Config } from './config.js';
@@ -63,7 +64,8 @@ export interface BootOptions {
   rankingKeysEveryMs?: number;
 }
 
-export async function boot(config: Config, logger: Logger, opts: BootOptions = {}): Promise<Running> {
+export async function boot(configured: Config, logger: Logger, opts: BootOptions = {}): Promise<Running> {
+  let config = configured;
   // The database is closed here only if boot opened it (tests pass their own).
   const ownsDb = !opts.db;
   const steps = opts.steps ?? silentSteps;
@@ -83,6 +85,15 @@ export async function boot(config: Config, logger: Logger, opts: BootOptions = {
       (r) => ({ source: r.source, ...r.summary }),
     );
     if (demo.source === 'seeded') logger.info('demo marketplace seeded (SEED=0 to skip; `npm run build` prepares a template that makes this first start fast)');
+  }
+  // The demo the service seeded for itself (on disk, marked so on every start; or in memory,
+  // seeded below) has an API key of its own unless keys are configured (src/demo/demo-api-key.ts).
+  const ownDemo = embeddedOnDisk
+    ? isDemoDatabaseDir(embeddedDatabaseDir(config.dataDir))
+    : !opts.db && !config.databaseUrl && config.dataDir === 'memory' && config.seed;
+  config = withDemoApiKey(config, ownDemo);
+  if (config !== configured) {
+    logger.info({ apiKey: DEMO_API_KEY }, `the demo marketplace's API key (X-Looks-Api-Key, for webhooks: docs/webhooks.md) is ${DEMO_API_KEY}; API_KEYS replaces it`);
   }
   const db =
     opts.db ??

@@ -490,7 +490,9 @@ function configFrom(e: Env, network: Network) {
     readEngine: e.READ_ENGINE,
     readGenericPlans: e.READ_GENERIC_PLANS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
-    /** known API keys (API_KEYS, WRITE_API_KEYS) and each one's per-minute budget */
+    /** the per-minute budget of a known key without its own */
+    apiKeyPerMinute: e.RATE_LIMIT_API_KEY_PER_MINUTE,
+    /** known API keys (API_KEYS, WRITE_API_KEYS; the demo's, src/demo/demo-api-key.ts) and each one's per-minute budget */
     apiKeyLimits: new Map<string, number>([
       ...e.WRITE_API_KEYS.map((k) => [k, e.RATE_LIMIT_API_KEY_PER_MINUTE] as const),
       ...e.API_KEYS.map(({ key, perMinute }) => [key, perMinute ?? e.RATE_LIMIT_API_KEY_PER_MINUTE] as const),

@@ -14,8 +14,6 @@ import { useConsistency } from './http/consistency-plugin.js';
 import { useGraphqlStatusRule } from './http/graphql-status-plugin.js';
 import { registerServiceMetrics } from './http/service-metrics.js';
 import { logGenericPlanVerdicts, logReadFallbacks, logReadTemplateRefusals } from './http/read-fallback-log.js';
-import { graphiqlOptionsFor, renderGraphiQL } from './http/pages/graphiql.js';
-import { GRAPHIQL_TABS } from './http/pages/graphiql-tabs.js';
 import { usePages } from './http/pages-plugin.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { useHttpRoutes } from './http/routes-plugin.js';
@@ -71,8 +69,8 @@ export function createApp(services: Services, config: Config, logger: Logger, op
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     landingPage: false,
-    graphiql: config.graphiql ? graphiqlOptionsFor({ title: 'Marketplace GraphQL', defaultTabs: GRAPHIQL_TABS }) : false,
-    renderGraphiQL,
+    // GraphiQL is one of the pages (usePages below), served with its Content-Security-Policy
+    graphiql: false,
     // A server fault is logged once by yoga (at error, with its stack); the client sees INTERNAL.
     maskedErrors: { maskError },
     logging: yogaLogger(logger),

@@ -1,12 +1,15 @@
 // Booting on the embedded default: the first start on an empty data folder creates, migrates
-// and seeds a living demo marketplace; a restart reuses it without re-seeding; SEED=0 opts out;
-// configuration errors name the variable.
+// and seeds a living demo marketplace, which has its own API key on every start (never with keys
+// configured, never on a database it did not seed); a restart reuses it without re-seeding; SEED=0
+// opts out; configuration errors name the variable.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { boot } from '../src/app.js';
+import { boot, type Running } from '../src/app.js';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { DEMO_API_KEY, withDemoApiKey } from '../src/demo/demo-api-key.js';
 import { createLogger } from '../src/logger.js';
 
 const dirs: string[] = [];
@@ -16,6 +19,15 @@ const tempDir = () => {
   return d;
 };
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** The status of the webhook list asked with this key: 200 for a known key, 401 for another, 403 without keys. */
+const webhooksWith = async (running: Running, key: string) => (await running.yoga.fetch('http://t/api/v1/webhooks', { headers: { 'x-looks-api-key': key } })).status;
+
+/** A logger that keeps its lines. */
+function capturedLogger() {
+  const lines: string[] = [];
+  return { lines, logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) };
+}
 
 describe('boot on embedded PGlite', () => {
   it('seeds a new data folder once, and reopens it without seeding again', async () => {
@@ -35,18 +47,47 @@ describe('boot on embedded PGlite', () => {
     const res = await first.yoga.fetch(`http://t/api/v1/collections/stats?address=${(await first.db.prisma.collection.findFirstOrThrow({ orderBy: { createdAt: 'asc' } })).address}`);
     const stats = ((await res.json()) as any).data;
     for (const p of ['24h', '7d', '1m', '3m', '6m', '1y']) expect(BigInt(stats[`count${p}`])).toBeGreaterThan(0n);
+    // the demo's own API key, which the webhook examples send
+    expect(await webhooksWith(first, DEMO_API_KEY)).toBe(200);
     await first.close();
 
-    const second = await boot(config, createLogger('silent'));
+    // a restart: the same demo, the same key, said at start
+    const { lines, logger } = capturedLogger();
+    const second = await boot(config, logger);
     expect(await second.db.prisma.order.count()).toBe(counts.orders);
     expect(await second.db.prisma.collection.count()).toBe(counts.collections);
+    expect(await webhooksWith(second, DEMO_API_KEY)).toBe(200);
+    expect(lines.some((l) => l.includes(`API key`) && l.includes(DEMO_API_KEY))).toBe(true);
     await second.close();
+
+    // keys of the deployment's own replace it
+    const keyed = await boot(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', API_KEYS: 'partner-key-1' }), createLogger('silent'));
+    expect(await webhooksWith(keyed, DEMO_API_KEY)).toBe(401);
+    expect(await webhooksWith(keyed, 'partner-key-1')).toBe(200);
+    await keyed.close();
   }, 180_000); // the whole demo seed without a template: tens of seconds on a loaded machine
 
-  it('leaves a new embedded database empty with SEED=0', async () => {
+  it('leaves a new embedded database empty with SEED=0, without the demo key', async () => {
     const running = await boot(loadConfig({ DATA_DIR: 'memory', SEED: '0', LOG_LEVEL: 'silent' }), createLogger('silent'));
     expect(await running.db.prisma.collection.count()).toBe(0);
+    expect(await webhooksWith(running, DEMO_API_KEY)).toBe(403);
     await running.close();
+    // on disk too, restarted with SEED=1: that folder was not seeded as the demo
+    const dir = tempDir();
+    await (await boot(loadConfig({ DATA_DIR: dir, SEED: '0', LOG_LEVEL: 'silent' }), createLogger('silent'))).close();
+    const again = await boot(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), createLogger('silent'));
+    expect(await again.db.prisma.collection.count()).toBe(0);
+    expect(await webhooksWith(again, DEMO_API_KEY)).toBe(403);
+    await again.close();
+  });
+
+  it('gives the demo key only to the demo, never with a database of its own or keys configured', () => {
+    const demo = withDemoApiKey(loadConfig({}), true);
+    expect([...demo.apiKeyLimits]).toEqual([[DEMO_API_KEY, 600]]);
+    expect(withDemoApiKey(loadConfig({}), false).apiKeyLimits.size).toBe(0);
+    expect(withDemoApiKey(loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/x' }), true).apiKeyLimits.size).toBe(0);
+    expect([...withDemoApiKey(loadConfig({ API_KEYS: 'partner-key-1' }), true).apiKeyLimits.keys()]).toEqual(['partner-key-1']);
+    expect([...withDemoApiKey(loadConfig({ WRITE_API_KEYS: 'write-key-1' }), true).apiKeyLimits.keys()]).toEqual(['write-key-1']);
   });
 
   it('refuses bad configuration naming every bad variable', () => {

@@ -14,6 +14,7 @@ import { START_NODE_FLAGS } from '../scripts/start-node-flags.js';
 import { ENTRIES } from '../scripts/build.mjs';
 import { loadConfig } from '../src/config.js';
 import { DEMO_COLLECTION } from '../src/demo/demo-addresses.js';
+import { DEMO_API_KEY } from '../src/demo/demo-api-key.js';
 import { signWithEthers6, standardAsk } from './helpers/maker-orders.js';
 import { spawnServerProcess } from './helpers/server-process.js';
 import { backendName, createPostgresDatabase, TEST_DATABASE_URL } from './helpers/test-database.js';
@@ -65,6 +66,16 @@ describe(`the built service (${backendName})`, () => {
     const steps = lines.filter((l) => typeof l.step === 'string' && typeof l.ms === 'number').map((l) => l.step as string);
     expect(steps).toEqual(expect.arrayContaining(['load modules', 'http app', 'migrations', 'listen']));
     expect(server.output()).not.toContain('rebuilt dist/'); // the global setup left it current
+    // The demo it seeded has its own API key, said at start; PostgreSQL (seeded by `npm run seed`) never has it.
+    const demoKey = lines.find((l) => l.apiKey === DEMO_API_KEY);
+    const webhooks = await fetch(`${base}/api/v1/webhooks`, { headers: { 'x-looks-api-key': DEMO_API_KEY } });
+    if (TEST_DATABASE_URL) {
+      expect(demoKey).toBeUndefined();
+      expect(webhooks.status).toBe(403);
+    } else {
+      expect(demoKey?.msg).toContain(DEMO_API_KEY);
+      expect(webhooks.status).toBe(200);
+    }
 
     // Reads: the demo marketplace through REST and GraphQL.
     const collection = await (await fetch(`${base}/api/v1/collections?address=${DEMO_COLLECTION}`)).json();
@@ -99,7 +110,9 @@ describe(`the built service (${backendName})`, () => {
     // The GraphiQL page (an external package loaded on demand) and the metrics.
     const ide = await fetch(`${base}/graphql`, { headers: { accept: 'text/html' } });
     expect(ide.status).toBe(200);
+    expect(ide.headers.get('content-security-policy')).toMatch(/script-src 'sha256-/);
     expect(await ide.text()).toContain('GraphiQL');
+    expect((await fetch(`${base}/api/v1/docs`)).headers.get('content-security-policy')).toMatch(/script-src 'self' 'sha256-/);
     expect((await fetch(`${base}/metrics`)).status).toBe(200);
 
     // A collection page and the files it loads (uPlot from node_modules, the page scripts from src/).

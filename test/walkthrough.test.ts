@@ -38,9 +38,9 @@ function curlRequest(line: string): { path: string; query?: string; body?: strin
   const headersOf = (flags: string) => Object.fromEntries([...flags.matchAll(/-H '([^:']+): ([^']*)'/g)].map((m) => [m[1]!.toLowerCase(), m[2]!]));
   const post = /^curl .*localhost:4000(\/graphql) .*-d '([^']+)'/.exec(line);
   if (post) return { path: post[1]!, query: (JSON.parse(post[2]!) as { query: string }).query, headers: {} };
-  const rest = /^curl -X POST localhost:4000(\/api\/v1\/[^\s]+)((?: -H '[^']+')+) -d '([^']+)'\s*$/.exec(line);
+  const rest = /^curl -X POST localhost:4000(\/api\/v1\/[^\s]+)((?:\s+-H '[^']+')+)\s+-d '([^']+)'\s*$/.exec(line);
   if (rest) return { path: rest[1]!, body: rest[3]!, headers: headersOf(rest[2]!) };
-  const get = /^curl [^']*'localhost:4000([^']+)'((?: -H '[^']+')*)\s*$/.exec(line);
+  const get = /^curl [^']*'localhost:4000([^']+)'((?:\s+-H '[^']+')*)\s*$/.exec(line);
   if (!get) throw new Error(`an example the walk-through cannot run: ${line}`);
   return { path: get[1]!, headers: headersOf(get[2]!) };
 }

@@ -4,7 +4,8 @@
 // template data directory once (src/cli/build-demo-template.ts) and the first start copies it.
 // Either way the new directory is built under DATA_DIR/pglite.staging and renamed to
 // DATA_DIR/pglite only when complete: a kill in the middle leaves no half demo, and the next
-// start throws the staging folder away and begins again (all or nothing).
+// start throws the staging folder away and begins again (all or nothing). The folder is marked
+// as the demo on the way, which gives it the demo's API key on every start (./demo-api-key.ts).
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Signature, type Wallet } from 'ethers';
@@ -18,6 +19,7 @@ import { computeOrderHash, exchangeDomain, MAKER_ORDER_TYPES, type MakerOrder } 
 import { createEventBus } from '../events/event-bus.js';
 import { createServices, type Services } from '../services/index.js';
 import { inlineSignatureVerifier } from '../services/signature-pool.js';
+import { markDemoDatabaseDir } from './demo-api-key.js';
 import { DEMO_WALLETS, seedDemo, type SeedSummary } from './seed-demo.js';
 
 /**
@@ -119,6 +121,7 @@ export async function ensureEmbeddedDemo(opts: {
       }
       source = 'seeded';
     }
+    markDemoDatabaseDir(staging);
     renameSync(staging, target);
     return { source, summary, ms: Math.round(performance.now() - t0) };
   } finally {

@@ -8,6 +8,7 @@ import { Wallet, getAddress, keccak256, toUtf8Bytes } from 'ethers';
 import { exchangeDomain, type MakerOrder } from '../domain/maker-order.js';
 import { encodeParams, type ParamValue } from '../domain/order-params.js';
 import type { OrderStatusName } from '../domain/order-status.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import type { Services } from '../services/index.js';
 import { prng } from './prng.js';
 import { seedDemoTokenMetadata } from './demo-token-metadata.js';
@@ -196,12 +197,11 @@ export async function seedDemo(services: Services, opts: { seed?: number; orderC
     };
     rows.push(await signedOrderRow(signer, domain, order, { tokenId, params, status, createdAt: new Date((now - age) * 1000) }));
   }
-  // Insert oldest first: NEWEST sorts by insertion order.
+  // Oldest first: NEWEST sorts by insertion order.
   rows.sort((a, b) => a.createdAt!.getTime() - b.createdAt!.getTime());
-  await prisma.order.createMany({ data: rows });
 
   // A year of sales, denser in recent weeks, around each collection's floor.
-  const sales = [];
+  const drawn = [];
   for (let i = 0; i < saleCount; i++) {
     const c = collections[rnd.int(0, collections.length - 1)]!;
     const recent = rnd.next() < 0.45;
@@ -209,7 +209,7 @@ export async function seedDemo(services: Services, opts: { seed?: number; orderC
     const buyer = rnd.pick(DEMO_WALLETS).address;
     let seller = rnd.pick(DEMO_WALLETS).address;
     if (seller === buyer) seller = DEMO_WALLETS[(DEMO_WALLETS.findIndex((w) => w.address === buyer) + 1) % DEMO_WALLETS.length]!.address;
-    sales.push({
+    drawn.push({
       collectionAddress: c.address,
       tokenId: String(rnd.int(1, c.supply)),
       amount: '1',
@@ -220,13 +220,17 @@ export async function seedDemo(services: Services, opts: { seed?: number; orderC
       orderHash: null,
       strategy: standard,
       isTakerAsk: rnd.next() < 0.3,
-      blockNumber: BigInt(18_000_000 + i),
-      txHash: keccak256(toUtf8Bytes(`demo-sale-${i}`)),
       logIndex: 0,
       timestamp: new Date((now - ago) * 1000),
     });
   }
-  await prisma.sale.createMany({ data: sales });
+  // As a chain has them: blocks (and so transactions) follow time. (The draws above stay as they
+  // were, so everything drawn after them is the same.)
+  const sales = drawn
+    .map((sale, i) => ({ sale, i }))
+    .sort((a, b) => a.sale.timestamp.getTime() - b.sale.timestamp.getTime() || a.i - b.i)
+    .map(({ sale }, n) => ({ ...sale, blockNumber: BigInt(18_000_000 + n), txHash: keccak256(toUtf8Bytes(`demo-sale-${n}`)) }));
+  await writeHistoryInTimeOrder(services, rows, sales);
   await services.sales.rebuildSaleBuckets();
 
   // Floor history: a walk over the last 40 days, then the floor the listings give now.
@@ -254,4 +258,26 @@ export async function seedDemo(services: Services, opts: { seed?: number; orderC
   await seedDemoTokenMetadata(services, collections);
 
   return { collections: collections.length, orders: rows.length, sales: sales.length, wallets: DEMO_WALLETS.length };
+}
+
+/**
+ * Orders and sales inserted oldest first, interleaved: the market event log (written by their
+ * triggers, ids in insertion order) then reads in time order, as it does when it follows a chain.
+ * Each run of orders or sales between two of the other kind is one statement.
+ */
+async function writeHistoryInTimeOrder(services: Services, orders: Prisma.OrderCreateManyInput[], sales: Prisma.SaleCreateManyInput[]): Promise<void> {
+  const { prisma } = services.deps.db;
+  const at = (d: Date | string | undefined) => new Date(d!).getTime();
+  let o = 0;
+  let s = 0;
+  while (o < orders.length || s < sales.length) {
+    const nextSale = s < sales.length ? at(sales[s]!.timestamp) : Infinity;
+    const firstOrder = o;
+    while (o < orders.length && at(orders[o]!.createdAt) <= nextSale) o++;
+    if (o > firstOrder) await prisma.order.createMany({ data: orders.slice(firstOrder, o) });
+    const nextOrder = o < orders.length ? at(orders[o]!.createdAt) : Infinity;
+    const firstSale = s;
+    while (s < sales.length && at(sales[s]!.timestamp) < nextOrder) s++;
+    if (s > firstSale) await prisma.sale.createMany({ data: sales.slice(firstSale, s) });
+  }
 }

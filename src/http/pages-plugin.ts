@@ -1,7 +1,8 @@
 // A yoga plugin serving the pages for people: the landing page at `/`, a page per collection at
-// /collections/<address> with the files they load under /assets/, the OpenAPI document of
-// /api/v1 and its Swagger UI reference page with its assets. Everything is served by this
-// process from installed packages: nothing is loaded from a CDN.
+// /collections/<address> with the files they load under /assets/, GraphiQL on the GraphQL
+// endpoint (a browser's GET), the OpenAPI document of /api/v1 and its Swagger UI reference page
+// with its assets. Everything is served by this process from installed packages: nothing is
+// loaded from a CDN. Every page carries a Content-Security-Policy (./pages/page-html.ts).
 import type { Plugin } from 'graphql-yoga';
 import { normalizeAddress } from '../domain/address.js';
 import { DEFAULT_COLLECTION_NAME } from '../domain/collection-input.js';
@@ -14,18 +15,19 @@ import type { MarketplaceOverview } from '../services/overview.js';
 import { chartSelection, renderCollectionPage, renderMessagePage } from './pages/collection-page.js';
 import { renderLandingPage } from './pages/landing-page.js';
 import { ASSETS_PREFIX, assetResponse } from './pages/page-assets.js';
+import { graphiqlOptionsFor, renderGraphiqlPage } from './pages/graphiql.js';
+import { GRAPHIQL_TABS } from './pages/graphiql-tabs.js';
 import { pageResponse } from './pages/page-html.js';
-import { renderRestDocsPage, restDocsAsset } from './pages/rest-docs.js';
+import { restDocsAsset, restDocsPage } from './pages/rest-docs.js';
 
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 export const REST_DOCS_PATH = `${API_PREFIX}/docs`;
 export const COLLECTION_PAGES_PATH = '/collections/';
 
-const html = (body: string) => new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8' } });
-
 interface Options {
   services: Services;
   graphqlEndpoint: string;
+  /** GraphiQL on the GraphQL endpoint for a browser (yoga's own is off: it sends no policy) */
   graphiql: boolean;
   chainName: string;
 }
@@ -45,6 +47,8 @@ export function usePages(opts: Options): Plugin {
     return overviewCache.value;
   };
   const links = { graphql: opts.graphqlEndpoint, graphiql: opts.graphiql ? opts.graphqlEndpoint : null };
+  const graphiqlOptions = graphiqlOptionsFor({ title: 'Marketplace GraphQL', defaultTabs: GRAPHIQL_TABS });
+  const restDocs = restDocsPage(REST_DOCS_PATH, OPENAPI_PATH);
   const collectionPage = async (rest: string, search: URLSearchParams): Promise<Response> => {
     const address = normalizeAddress(rest);
     if (!address) return pageResponse(renderMessagePage('Not found', `${rest.slice(0, 100)} is not an address: 0x followed by 40 hexadecimal digits`), 404);
@@ -52,7 +56,13 @@ export function usePages(opts: Options): Plugin {
     if (!collection) return pageResponse(renderMessagePage('Not found', `No collection is known at ${address}`), 404);
     return pageResponse(renderCollectionPage({ address, name: collection.name ?? DEFAULT_COLLECTION_NAME }, chartSelection(search), links));
   };
-  const serve = async (path: string, search: URLSearchParams): Promise<Response | null> => {
+  const serve = async (path: string, search: URLSearchParams, request: Request): Promise<Response | null> => {
+    // what yoga's GraphiQL answered: a GET that accepts HTML, on the endpoint
+    if (opts.graphiql && (path === opts.graphqlEndpoint || path === `${opts.graphqlEndpoint}/`)) {
+      if (request.method !== 'GET' || !request.headers.get('accept')?.includes('text/html')) return null;
+      const page = await renderGraphiqlPage(graphiqlOptions(request));
+      return pageResponse(page.html, 200, page.csp);
+    }
     if (path.startsWith(COLLECTION_PAGES_PATH)) return collectionPage(path.slice(COLLECTION_PAGES_PATH.length), search);
     if (path.startsWith(ASSETS_PREFIX)) return assetResponse(path);
     if (path === '/') {
@@ -66,7 +76,7 @@ export function usePages(opts: Options): Plugin {
       );
     }
     if (path === OPENAPI_PATH) return new Response(await servedOpenApiJson(opts.services), { headers: { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*' } });
-    if (path === REST_DOCS_PATH || path === `${REST_DOCS_PATH}/`) return html(renderRestDocsPage(REST_DOCS_PATH, OPENAPI_PATH));
+    if (path === REST_DOCS_PATH || path === `${REST_DOCS_PATH}/`) return pageResponse(restDocs.html, 200, restDocs.csp);
     if (path.startsWith(`${REST_DOCS_PATH}/`)) return restDocsAsset(path.slice(REST_DOCS_PATH.length + 1));
     return null;
   };
@@ -75,7 +85,7 @@ export function usePages(opts: Options): Plugin {
       if (request.method !== 'GET' && request.method !== 'HEAD') return;
       let response: Response | null;
       try {
-        response = await serve(url.pathname, url.searchParams);
+        response = await serve(url.pathname, url.searchParams, request);
       } catch (err) {
         // a person sees "retry shortly", as an API client sees 503 + Retry-After; anything else is a fault
         if (!isDatabaseUnavailable(err)) throw err;

@@ -1,5 +1,6 @@
 // Live events over Server-Sent Events (graphql-yoga's built-in transport): order lifecycle and
-// sales. Beyond the original API, which had none.
+// sales. Beyond the original API, which had none. `orderEvents` is deprecated for
+// `marketEvents` (./market-event-stream.ts), which streams the same order events from the log.
 import { filter, pipe } from 'graphql-yoga';
 import type { OrderEvent, SaleEvent } from '../events/event-bus.js';
 import { matchesOrderEvent, matchesSale } from '../events/filters.js';
@@ -62,7 +63,11 @@ builder.subscriptionType({});
 builder.subscriptionFields((t) => ({
   orderEvents: t.field({
     type: OrderEventRef,
-    description: 'Orders created, changing status, executed; all of them or those the filter selects.',
+    description: 'Orders created, changing status, executed; all of them or those the filter selects. Best effort: no ids, nothing replayed.',
+    // One stream of order events: the log's, which has ids and resumes (docs/api.md#subscriptions).
+    deprecationReason:
+      'Use marketEvents: the same order events from the market event log (types LIST, OFFER, COLLECTION_OFFER, CANCEL_LIST, CANCEL_OFFER, ' +
+      'STATUS_CHANGE, SALE), each with its eventId, resumable with `after` or Last-Event-ID; filter.account is the signer.',
     args: { filter: t.arg({ type: OrderEventFilterInput, required: false }) },
     subscribe: (_root, args, ctx) =>
       pipe(

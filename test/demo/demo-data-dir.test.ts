@@ -1,7 +1,7 @@
 // The first embedded start's demo data (src/demo/demo-data-dir.ts): copied from a template built at
 // install time, moved to the present when the template is old (orders re-signed, so every
-// signature still verifies), and all or nothing: a seed killed with -9 leaves no half demo and
-// the next start builds it again.
+// signature still verifies), marked as the demo (its API key), and all or nothing: a seed killed
+// with -9 leaves no half demo and the next start builds it again.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
+import { isDemoDatabaseDir } from '../../src/demo/demo-api-key.js';
 import { buildDemoTemplate, ensureEmbeddedDemo, type TemplateMeta } from '../../src/demo/demo-data-dir.js';
+import { embeddedDatabaseDir } from '../../src/db/embedded-dir.js';
 import { computeOrderHash, exchangeDomain, type MakerOrder } from '../../src/domain/maker-order.js';
 import { checkSignature } from '../../src/domain/order-signature.js';
 
@@ -67,6 +69,8 @@ describe('embedded demo data on the first start', () => {
     const copy = await withDb(dataDir, snapshot);
     expect(copy[0]).toHaveLength(meta.summary.orders);
     expect(copy[1]).toHaveLength(meta.summary.sales);
+    expect(isDemoDatabaseDir(embeddedDatabaseDir(dataDir))).toBe(true);
+    expect(isDemoDatabaseDir(path.join(templateDir, 'pglite'))).toBe(false);
     expect((await ensureEmbeddedDemo({ dataDir, config, now: () => new Date(), templateDir })).source).toBe('present');
   });
 
@@ -104,6 +108,7 @@ describe('embedded demo data on the first start', () => {
     const dataDir = path.join(root, 'other-network');
     const r = await ensureEmbeddedDemo({ dataDir, config: other, now: () => T0, templateDir, seedOptions: { orderCount: 20, saleCount: 50 } });
     expect(r.source).toBe('seeded');
+    expect(isDemoDatabaseDir(embeddedDatabaseDir(dataDir))).toBe(true);
     const [orders] = await withDb(dataDir, snapshot);
     expect(orders).toHaveLength(20);
     expect(new Set(orders.map((o) => o.currencyAddress))).toEqual(new Set([other.network.weth]));

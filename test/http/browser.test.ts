@@ -1,9 +1,10 @@
 // The pages for people, in a real headless Chromium (Debian's package) against the service
 // listening on a free port with the demo marketplace: nothing is fetched from outside this
-// service, GraphiQL renders and runs its example query, the landing page shows live figures and
-// floor sparklines, a collection page draws the API's series and opens its queries in GraphiQL,
-// the REST reference renders the OpenAPI document. The screenshots go to a temporary folder, or
-// to docs/ with UPDATE_SCREENSHOTS=1 (a test run leaves the tree as it found it).
+// service and no page breaks its Content-Security-Policy; GraphiQL renders and runs its example
+// query (its editor's worker included), the landing page shows live figures and floor sparklines,
+// a collection page draws the API's series and opens its queries in GraphiQL, the REST reference
+// renders the OpenAPI document. The screenshots go to a temporary folder, or to docs/ with
+// UPDATE_SCREENSHOTS=1 (a test run leaves the tree as it found it).
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,8 +29,10 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
   let base: string;
   /** every request the pages made to another host (must stay empty: no CDN) */
   const outside: string[] = [];
-  /** every Content-Security-Policy refusal on the pages (must stay empty) */
+  /** every Content-Security-Policy refusal on the pages, pop-ups' included (must stay empty) */
   const refused: string[] = [];
+  /** the policy each opened page was served with */
+  const policyOf = new WeakMap<Page, string | undefined>();
 
   beforeAll(async () => {
     app = await startTestApp({}, { now: new Date() });
@@ -64,12 +67,13 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
     await context.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP refused ${e.violatedDirective} ${e.blockedURI}`));
     });
-    const page = await context.newPage();
-    page.on('console', (m) => {
+    context.on('console', (m) => {
       if (/CSP refused|Content Security Policy/.test(m.text())) refused.push(m.text());
     });
+    const page = await context.newPage();
     page.on('close', () => void context.close().catch(closed));
-    await page.goto(base + path, { waitUntil: 'load' });
+    const response = await page.goto(base + path, { waitUntil: 'load' });
+    policyOf.set(page, response?.headers()['content-security-policy']);
     return page;
   }
 
@@ -92,8 +96,9 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
       return { variables: c.variables, floor: c.floor.data, volume: c.volume.data };
     });
 
-  it('GraphiQL renders offline with the example tabs, runs a query and shows the result', async () => {
+  it('GraphiQL renders offline under its CSP with the example tabs, runs a query and shows the result', async () => {
     const page = await open('/graphql');
+    expect(policyOf.get(page)).toMatch(/script-src 'sha256-/);
     const tabs = page.locator('.graphiql-tab-button');
     await tabs.first().waitFor({ timeout: 30_000 });
     expect(await tabs.allInnerTexts()).toEqual(expect.arrayContaining(['CheapestListings', 'CollectionPage']));
@@ -106,8 +111,14 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
     expect(text).toContain('"status":"VALID"');
     expect(text).not.toContain('"errors"');
     await page.screenshot({ path: `${DOCS}graphiql.png` });
+    // the editor's GraphQL worker (started from a blob: URL) checks the query against the schema
+    await page.locator('.graphiql-query-editor .monaco-editor').first().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nquery Unknown { noSuchField }');
+    await page.locator('.graphiql-query-editor .squiggly-error').first().waitFor({ timeout: 30_000 });
     await page.close();
     expect(outside).toEqual([]);
+    expect(refused).toEqual([]);
   });
 
   it('the landing page shows live figures and links to GraphiQL and the REST reference', async () => {
@@ -204,6 +215,7 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
     expect(await responseText()).not.toContain('"errors"');
     await page.close();
     expect(outside).toEqual([]);
+    expect(refused).toEqual([]);
   });
 
   it('prints how long a collection page takes to show its charts', async () => {
@@ -224,9 +236,10 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
     console.log(`collection page, navigation to charts drawn, demo data: ${line.join('; ')}`);
   });
 
-  it('the REST reference renders every route of the OpenAPI document', async () => {
+  it('the REST reference renders every route of the OpenAPI document under its CSP', async () => {
     const page = await open('/');
-    await page.locator('#link-rest-docs').click();
+    const [docs] = await Promise.all([page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/docs'), page.locator('#link-rest-docs').click()]);
+    expect(docs.headers()['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
     const ops = page.locator('.opblock-summary-path');
     // one operation per method of the routes table
     const operations = Object.values(ROUTES).reduce((n, methods) => n + Object.keys(methods).length, 0);
@@ -240,5 +253,6 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
     await page.screenshot({ path: `${DOCS}rest-docs.png` });
     await page.close();
     expect(outside).toEqual([]);
+    expect(refused).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // The pages for people over yoga.fetch: the collection page and the landing page carry the
 // Content-Security-Policy and the request id, run no inline script, load only files this service
 // serves (cached for a year under a content hash), and their queries are valid and answer on the
-// demo data; GraphiQL opens a linked ?query= with its ?variables=; bad addresses get a 404 page.
+// demo data; GraphiQL and the REST reference run only their own inline script, allowed by hash;
+// GraphiQL opens a linked ?query= with its ?variables=; bad addresses get a 404 page.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parse, validate } from 'graphql';
@@ -12,7 +13,8 @@ import { chartSelection, renderCollectionPage } from '../../src/http/pages/colle
 import { usePages } from '../../src/http/pages-plugin.js';
 import type { Services } from '../../src/services/index.js';
 import { DEMO_COLLECTION } from '../../src/demo/demo-addresses.js';
-import { PAGE_CSP } from '../../src/http/pages/page-html.js';
+import { GRAPHIQL_OPTIONS_ID } from '../../src/http/pages/graphiql.js';
+import { cspHash, PAGE_CSP } from '../../src/http/pages/page-html.js';
 import { PAGE_QUERIES, PANEL_ROWS } from '../../src/http/pages/page-queries.js';
 import { schema } from '../../src/schema/index.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -149,10 +151,52 @@ describe('page queries', () => {
   });
 });
 
+/** The policy's sources for one directive. */
+const directive = (csp: string, name: string) => csp.split('; ').find((d) => d.startsWith(`${name} `))?.slice(name.length + 1).split(' ') ?? [];
+
+/** The page's inline scripts that run (not inert JSON), each element's text as the browser hashes it. */
+function inlineScripts(html: string): string[] {
+  const found: string[] = [];
+  const open = /<script((?: [\w-]+="[^"]*")*)>/g;
+  for (let m = open.exec(html); m; m = open.exec(html)) {
+    const end = html.indexOf('</script>', open.lastIndex);
+    if (!/ (src|type)=/.test(m[1]!)) found.push(html.slice(open.lastIndex, end));
+    open.lastIndex = end; // an element's text is not searched for tags
+  }
+  return found;
+}
+
+describe('GraphiQL and the REST reference', () => {
+  it('carry a CSP that runs only their own inline script, by its hash', async () => {
+    for (const [path, headers] of [['/graphql', { accept: 'text/html' }], ['/api/v1/docs', {}]] as const) {
+      const res = await get(path, headers);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+      const csp = res.headers.get('content-security-policy')!;
+      expect(csp, path).toBeTruthy();
+      for (const d of ["default-src 'none'", "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"]) expect(csp, path).toContain(d);
+      const html = await res.text();
+      const inline = inlineScripts(html);
+      expect(inline, path).toHaveLength(1);
+      const scriptSrc = directive(csp, 'script-src');
+      expect(scriptSrc, path).toContain(cspHash(inline[0]!));
+      expect(scriptSrc.filter((s) => !s.startsWith("'sha256-") && s !== "'self'"), path).toEqual([]);
+    }
+  });
+
+  it('GraphiQL keeps its script the same whatever the options: they are inert JSON', async () => {
+    const plain = await (await get('/graphql', { accept: 'text/html' })).text();
+    const linked = await (await get(`/graphql?${new URLSearchParams({ query: '{ indexerStatus { headBlock } }' })}`, { accept: 'text/html' })).text();
+    expect(inlineScripts(linked)).toEqual(inlineScripts(plain));
+    // what a client that wants JSON gets is still GraphQL
+    expect((await get('/graphql?query=%7B__typename%7D', { accept: 'application/json' })).headers.get('content-security-policy')).toBeNull();
+  });
+});
+
 describe('GraphiQL links', () => {
   const html = async (search: string) => (await get(`/graphql${search}`, { accept: 'text/html' })).text();
   /** The options object the page hands to GraphiQL. */
-  const options = (page: string) => JSON.parse(/renderYogaGraphiQL\(\s*window\.document\.querySelector\('#root'\),\s*(\{.*\}),\s*\);/s.exec(page)![1]!);
+  const options = (page: string) => JSON.parse(new RegExp(`<script type="application/json" id="${GRAPHIQL_OPTIONS_ID}">([^<]*)</script>`).exec(page)![1]!);
 
   it('opens the linked query and variables as the first tab, before the examples', async () => {
     const query = PAGE_QUERIES.collectionStats;
@@ -174,6 +218,7 @@ describe('GraphiQL links', () => {
   it('cannot be made to close its script element', async () => {
     const page = await html(`?${new URLSearchParams({ query: '</script><script>alert(1)</script>' })}`);
     expect(page).not.toContain('<script>alert(1)');
+    expect(page).not.toContain('</script><script>alert');
     expect(options(page).defaultTabs[0].query).toBe('</script><script>alert(1)</script>');
   });
 });

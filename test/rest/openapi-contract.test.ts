@@ -1,16 +1,19 @@
 // The served OpenAPI document is the contract of /api/v1. Every documented operation is tried
-// through the whole app (yoga.fetch): its examples, then valid and invalid requests built from the
-// demo data, over the write key, the body limit and content types, a rate-limited instance and a
-// database that fails (500) or does not answer (503); the reads are sent again over HTTP to the
-// request handler the server listens with. Every answer must be one the document allows for that
-// operation (status, content type, headers, body against the schema with ajv), and every
-// documented status of every operation must have been seen.
+// through the whole app (yoga.fetch): its examples as a client sends them (documented parameters,
+// body and headers, the demo's API key where the operation takes a key) to an instance configured
+// as the demo is, then valid and invalid requests built from the demo data, over the write key,
+// the body limit and content types, a deployment without API keys (403 on the webhook routes), a
+// rate-limited instance and a database that fails (500) or does not answer (503); the reads are
+// sent again over HTTP to the request handler the server listens with. Every answer must be one
+// the document allows for that operation (status, content type, headers, body against the schema
+// with ajv), and every documented status of every operation must have been seen.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boot, type Running } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
+import { DEMO_API_KEY, withDemoApiKey } from '../../src/demo/demo-api-key.js';
 import { DEMO_COLLECTIONS, demoCollectionAddress, DEMO_WALLETS, seedDemo } from '../../src/demo/seed-demo.js';
 import type { SqlRunner } from '../../src/db/sql-runner.js';
 import { createLogger } from '../../src/logger.js';
@@ -27,21 +30,45 @@ const JSON_HEADERS = { 'content-type': 'application/json', 'x-looks-api-key': WR
 let app: TestApp;
 let doc: OpenApiDoc;
 let checker: ReturnType<typeof openApiChecker>;
+/** the same database served as the demo is: its own API key, no write keys (the examples are sent here) */
+let demo: Running;
+/** the same database on a deployment without API keys */
+let keyless: Running;
 /** the same database behind a rate limit of one request a minute */
 let limited: Running;
 /** the same database behind a switch that makes every statement fail */
 let faulty: Running;
 let fault: null | 'internal' | 'unavailable' = null;
 
-/** GET requests sent to the main app, their headers and statuses, replayed over HTTP at the end */
-const gets: { url: string; status: number; headers?: Record<string, string> }[] = [];
+type Sent = { url: string; status: number; headers?: Record<string, string> };
+/** GET requests sent to the main app and to the demo, their headers and statuses, replayed over HTTP */
+const gets: Sent[] = [];
+const demoGets: Sent[] = [];
 const KEY_HEADERS = { 'x-looks-api-key': WRITE_KEY };
 
 async function call(target: Running, method: string, url: string, init: RequestInit = {}) {
   const res = await target.yoga.fetch(`http://contract${url}`, { method, ...init });
   const text = await res.text();
-  if (target === app && method === 'GET') gets.push({ url, status: res.status, headers: init.headers as Record<string, string> | undefined });
+  const sent = { url, status: res.status, headers: init.headers as Record<string, string> | undefined };
+  if (target === app && method === 'GET') gets.push(sent);
+  if (target === demo && method === 'GET') demoGets.push(sent);
   return { status: res.status, body: checker.check(method, url, res, text) as any };
+}
+
+/** The GETs sent again over HTTP to the request handler the server listens with (which answers some reads before yoga): the same answers. */
+async function replayOverHttp(target: Running, sent: Sent[]) {
+  const server = createServer(target.handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    for (const { url, status, headers } of sent) {
+      const res = await fetch(`${base}${url}`, headers ? { headers } : {});
+      checker.check('GET', url, res, await res.text());
+      expect(res.status, url).toBe(status);
+    }
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 }
 const get = (url: string, target: Running = app, headers?: Record<string, string>) => call(target, 'GET', url, headers ? { headers } : {});
 /** An operation every request of which needs the key (the webhook routes: endpoints belong to a key). */
@@ -72,15 +99,23 @@ beforeAll(async () => {
   const served = await app.yoga.fetch('http://contract/api/v1/openapi.json');
   doc = (await served.json()) as OpenApiDoc;
   checker = openApiChecker(doc);
-  // endpoint 1, owned by the key, which the webhook routes' examples name
-  const created = await app.rest('/api/v1/webhooks', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ url: 'https://hooks.example.com/contract' }) });
-  if (created.body?.data?.endpoint?.id !== '1') throw new Error(`expected webhook endpoint 1: ${JSON.stringify(created.body)}`);
   const env = { SEED: '0', LOG_LEVEL: 'silent', SIGNATURE_WORKERS: '0', MAX_BODY_BYTES: String(MAX_BODY_BYTES) };
   const now = () => app.clock.now;
+  // what boot makes of the demo's configuration (src/app.ts), without its rate limit
+  demo = await boot(withDemoApiKey(loadConfig({ SEED: '0', LOG_LEVEL: 'silent', SIGNATURE_WORKERS: '0', RATE_LIMIT_PER_MINUTE: '0', WEBHOOKS: 'false' }), true), createLogger('silent'), { db: app.testDb.db, indexer: false, now });
+  keyless = await boot(loadConfig({ ...env, RATE_LIMIT_PER_MINUTE: '0', WEBHOOKS: 'false' }), createLogger('silent'), { db: app.testDb.db, indexer: false, now });
+  // endpoint 1, the demo key's, which the webhook routes' examples name; endpoint 2, the write key's
+  for (const [target, key, id] of [[demo, DEMO_API_KEY, '1'], [app, WRITE_KEY, '2']] as const) {
+    const res = await target.yoga.fetch('http://contract/api/v1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json', 'x-looks-api-key': key }, body: JSON.stringify({ url: 'https://hooks.example.com/contract' }) });
+    const created = (await res.json()) as any;
+    if (created?.data?.endpoint?.id !== id) throw new Error(`expected webhook endpoint ${id}: ${JSON.stringify(created)}`);
+  }
   limited = await boot(loadConfig({ ...env, RATE_LIMIT_PER_MINUTE: '1' }), createLogger('silent'), { db: app.testDb.db, indexer: false, now });
   faulty = await boot(loadConfig({ ...env, RATE_LIMIT_PER_MINUTE: '0', WRITE_API_KEYS: WRITE_KEY }), createLogger('silent'), { db: switchableDatabase(app.testDb.db), indexer: false, now });
 });
 afterAll(async () => {
+  await demo?.close();
+  await keyless?.close();
   await limited?.close();
   await faulty?.close();
   await app?.close();
@@ -109,44 +144,61 @@ describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
     expect(checker.checkExamples()).toEqual([]);
   });
 
-  it('answers its examples as documented: the signed POST example validates, is stored, and answers the documented Order', async () => {
-    for (const { path, method, op } of checker.operations) {
-      const params = ((op as any).parameters ?? []) as { name: string; in: string; example?: unknown; style?: string }[];
+  it('answers every example as documented, sent as a client would to the demo: the signed POST example is stored, the webhook routes take the demo key', async () => {
+    /** the operations that take X-Looks-Api-Key (a client that has the key sends it) */
+    const takesKey = (op: unknown) => Array.isArray((op as any).security) && (op as any).security.some((s: object) => 'writeKey' in s);
+    /** An operation's documented example as a client sends it to the demo: the answer must be its documented success. */
+    const tryExample = async ({ path, method, op }: (typeof checker.operations)[number]) => {
+      const params = ((op as any).parameters ?? []) as { name: string; in: string; example?: unknown }[];
       const query = params
         .filter((p) => p.in === 'query' && p.example !== undefined)
         .flatMap((p) => (Array.isArray(p.example) ? p.example.map((v) => `${p.name}=${encodeURIComponent(String(v))}`) : [`${p.name}=${encodeURIComponent(String(p.example))}`]))
         .join('&');
       const url = query ? `${path}?${query}` : path;
-      const success = Object.keys(op.responses).find((s) => s.startsWith('2'))!;
+      const success = Number(Object.keys(op.responses).find((s) => s.startsWith('2'))!);
       const example = op.requestBody?.content['application/json']?.example;
-      if (method === 'get' && (op as any)['x-requires-chain']) {
-        // this app has no RPC_URL: a route that reads the chain says so (its 200: see the chained app below)
-        expect((await get(url)).status, url).toBe(503);
-      } else if (method === 'get') {
-        const headers = keyed(op) ? KEY_HEADERS : undefined;
-        expect((await get(url, app, headers)).status, url).toBe(Number(success));
+      const headers: Record<string, string> = {
+        ...(takesKey(op) ? { 'x-looks-api-key': DEMO_API_KEY } : {}),
+        ...(example !== undefined ? { 'content-type': 'application/json' } : {}),
+      };
+      const res = method === 'get' ? await get(url, demo, headers) : await post(url, example, headers, demo);
+      // this instance has no RPC_URL: a route that reads the chain says so (its 200: see the chained app below)
+      expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBe((op as any)['x-requires-chain'] ? 503 : success);
+      if (method === 'get' && !(op as any)['x-requires-chain']) {
         // each optional parameter's example on its own, beside the required ones
         const required = exampleQuery(path);
         for (const p of params.filter((x) => x.example !== undefined)) {
           const one = Array.isArray(p.example) ? p.example.map((v) => `${p.name}=${v}`).join('&') : `${p.name}=${p.example}`;
           const q = (p as { required?: boolean }).required ? required : [required, one].filter(Boolean).join('&');
-          expect((await get(`${path}?${q}`, app, headers)).status, `${path}?${q}`).toBe(Number(success));
+          expect((await get(`${path}?${q}`, demo, headers)).status, `${path}?${q}`).toBe(success);
         }
-      } else if (path.endsWith('/validate')) {
-        const res = await post(url, example);
-        expect(res.status).toBe(200);
-        expect(res.body.data).toEqual((op.responses['200']!.content!['application/json']!.example as any).data);
       }
+      if (path.endsWith('/validate')) expect(res.body.data).toEqual((op.responses['200']!.content!['application/json']!.example as any).data);
+      if (path === '/api/v1/orders' && method === 'post') {
+        expect(res.body.data).toEqual((op.responses['201']!.content!['application/json']!.example as any).data);
+        // tried twice, it is a duplicate
+        const again = await post(url, example, headers, demo);
+        expect(again.status).toBe(400);
+        expect(again.body.errors.map((e: { code: string }) => e.code)).toEqual(['DUPLICATE_ORDER']);
+      }
+    };
+    // the order example after its dry run (stored, it is a duplicate there); the delete example
+    // last, after the replay of the reads (the others name its endpoint)
+    const late = (o: { path: string; method: string }) => (o.path.endsWith('/delete') ? 2 : o.path === '/api/v1/orders' && o.method === 'post' ? 1 : 0);
+    for (const o of checker.operations.filter((x) => late(x) < 2).sort((a, b) => late(a) - late(b))) await tryExample(o);
+    await replayOverHttp(demo, demoGets);
+    for (const o of checker.operations.filter((x) => late(x) === 2)) await tryExample(o);
+    expect(checker.operations.filter((o) => takesKey(o.op)).length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('a deployment without API keys: 403 on every route that needs one, with the demo key too', async () => {
+    for (const { path, method, op } of checker.operations.filter((o) => keyed(o.op))) {
+      const example = op.requestBody?.content['application/json']?.example;
+      const headers = { 'x-looks-api-key': DEMO_API_KEY, ...(example !== undefined ? { 'content-type': 'application/json' } : {}) };
+      const res = method === 'get' ? await get(`${path}?${exampleQuery(path)}`, keyless, headers) : await post(path, example, headers, keyless);
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body.message).toMatch(/API_KEYS/);
     }
-    const create = doc.paths['/api/v1/orders']!.post!;
-    const example = create.requestBody!.content['application/json']!.example;
-    const res = await post('/api/v1/orders', example);
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.data).toEqual((create.responses['201']!.content!['application/json']!.example as any).data);
-    // tried twice, it is a duplicate
-    const again = await post('/api/v1/orders', example);
-    expect(again.status).toBe(400);
-    expect(again.body.errors.map((e: { code: string }) => e.code)).toEqual(['DUPLICATE_ORDER']);
   });
 
   it('GET /orders: filters, sorts and pages from the demo data, and bad parameters', async () => {
@@ -453,7 +505,8 @@ describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
     const id = created.body.data.endpoint.id as string;
     expect(created.body.data.endpoint.filter.collection).toBe(demoCollectionAddress(0));
     expect((await get('/api/v1/webhooks', app, KEY_HEADERS)).body.data.map((e: any) => e.id)).toContain(id);
-    expect((await get(`/api/v1/webhooks/deliveries?id=1&first=5`, app, KEY_HEADERS)).status).toBe(200); // endpoint 1 stays: the reads are replayed at the end
+    expect((await get(`/api/v1/webhooks/deliveries?id=2&first=5`, app, KEY_HEADERS)).status).toBe(200); // endpoint 2 stays: the reads are replayed at the end
+    expect((await get(`/api/v1/webhooks/deliveries?id=1`, app, KEY_HEADERS)).status).toBe(404); // the demo key's
     for (const route of ['pause', 'resume', 'rotate-secret', 'delete']) expect((await post(`/api/v1/webhooks/${route}`, { id })).status, route).toBe(200);
     for (const route of ['pause', 'resume', 'rotate-secret', 'delete']) {
       const path = `/api/v1/webhooks/${route}`;
@@ -485,18 +538,7 @@ describe(`the OpenAPI contract of /api/v1 (${backendName})`, () => {
   });
 
   it("the server's own request handler (which answers some reads before yoga) gives the same reads", async () => {
-    const server = createServer(app.handle);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      for (const { url, status, headers } of gets) {
-        const res = await fetch(`${base}${url}`, headers ? { headers } : {});
-        checker.check('GET', url, res, await res.text());
-        expect(res.status, url).toBe(status);
-      }
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
+    await replayOverHttp(app, gets);
   });
 
   it('every answer matched the document; every operation and every documented status was seen', () => {

@@ -1,8 +1,11 @@
 // The REST reference page: Swagger UI from the swagger-ui-dist package, its assets served by
-// this service (no CDN), reading our own /api/v1/openapi.json.
+// this service (no CDN), reading our own /api/v1/openapi.json. Its Content-Security-Policy
+// allows its one inline script (Swagger UI's start) by its hash, and the style attributes Swagger
+// UI writes, not style elements (checked in Chromium: test/http/browser.test.ts).
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { cspHash, pagePolicyWith } from './page-html.js';
 
 const require = createRequire(import.meta.url);
 // absolute-path.js only: the package's index.js would load the whole Swagger UI bundle at boot.
@@ -15,8 +18,13 @@ const ASSETS: Record<string, string> = {
   'favicon-32x32.png': 'image/png',
 };
 
-export function renderRestDocsPage(docsPath: string, openapiPath: string): string {
-  return `<!doctype html>
+/** The page and its policy; both depend only on the two paths, so they are made once. */
+export function restDocsPage(docsPath: string, openapiPath: string): { html: string; csp: string } {
+  const start = `
+  // validatorUrl null: Swagger UI would otherwise send the document to validator.swagger.io.
+  window.ui = SwaggerUIBundle({ url: ${JSON.stringify(openapiPath)}, dom_id: '#swagger-ui', validatorUrl: null, deepLinking: true });
+`;
+  const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -27,13 +35,11 @@ export function renderRestDocsPage(docsPath: string, openapiPath: string): strin
 <body>
 <div id="swagger-ui"></div>
 <script src="${docsPath}/swagger-ui-bundle.js"></script>
-<script>
-  // validatorUrl null: Swagger UI would otherwise send the document to validator.swagger.io.
-  window.ui = SwaggerUIBundle({ url: ${JSON.stringify(openapiPath)}, dom_id: '#swagger-ui', validatorUrl: null, deepLinking: true });
-</script>
+<script>${start}</script>
 </body>
 </html>
 `;
+  return { html, csp: pagePolicyWith({ 'script-src': `'self' ${cspHash(start)}`, 'style-src': "'self'", 'style-src-attr': "'unsafe-inline'" }) };
 }
 
 const cache = new Map<string, Uint8Array>();

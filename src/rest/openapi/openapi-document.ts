@@ -4,6 +4,7 @@
 // test/rest/openapi-contract.test.ts validates real answers of every route against it and
 // test/rest/openapi-lint.test.ts lints it with Redocly's recommended rules.
 import * as z from 'zod';
+import { DEMO_API_KEY } from '../../demo/demo-api-key.js';
 import type { Services } from '../../services/index.js';
 import { API_PREFIX } from '../routes.js';
 import { FailureEnvelope, okEnvelope } from '../response-schemas.js';
@@ -16,6 +17,11 @@ type JsonSchema = Record<string, unknown>;
 const FAILURES: Record<number, { description: string; retryAfter?: string }> = {
   400: { description: 'Bad request: `errors[]` lists every problem' },
   401: { description: 'A key is required: `X-Looks-Api-Key` is missing or not a key this route takes (order writes: `WRITE_API_KEYS`; webhooks: `API_KEYS` or `WRITE_API_KEYS`)' },
+  403: {
+    description:
+      'This deployment has no API keys (`API_KEYS`, `WRITE_API_KEYS`), and webhooks belong to one: the operator must configure keys. ' +
+      `(The demo has its own, \`${DEMO_API_KEY}\`.)`,
+  },
   413: { description: 'Request body too large (`MAX_BODY_BYTES`)' },
   404: { description: 'Not found' },
   409: { description: 'The order cannot be filled now: `errors[0].code` is the reason (its status, NOT_STARTED, ...)' },
@@ -85,7 +91,8 @@ const SECURITY_SCHEMES = {
     description:
       'An API key. Order writes (POST /orders) need one of `WRITE_API_KEYS` when the deployment sets them; webhook routes need a known key, ' +
       'which owns the endpoints it registers; on reads a known key ' +
-      '(`API_KEYS`, `WRITE_API_KEYS`) has its own rate-limit budget instead of the per-address one.',
+      '(`API_KEYS`, `WRITE_API_KEYS`) has its own rate-limit budget instead of the per-address one. ' +
+      `The demo marketplace (\`npm start\` on the database it seeds) has the key \`${DEMO_API_KEY}\`, with which every example here works.`,
   },
   [ADMIN_KEY]: {
     type: 'apiKey',
@@ -180,7 +187,7 @@ export function buildOpenApiDocument(orderExamples: OrderExamples = TEMPLATE_ORD
       version: '1.0.0',
       description:
         'The LooksRare v1 compatible REST layer: the v1 paths, parameters and JSON envelope. Every answer is `{success, message, data}`. ' +
-        'Examples are answers on the demo marketplace (`npm start` seeds it). ' +
+        `Examples are answers on the demo marketplace (\`npm start\` seeds it; its API key, for the webhook routes, is \`${DEMO_API_KEY}\`). ` +
         'Every answer names the indexed block it reflects (`X-Indexed-Block`); a request may ask to be answered once a block or a transaction is indexed ' +
         '(the `X-Min-Block`, `X-Wait-For-Tx` and `X-Max-Wait-Ms` headers of every operation; docs/api.md, "Consistency").',
     },

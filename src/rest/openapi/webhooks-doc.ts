@@ -1,5 +1,6 @@
 // /api/v1/webhooks in the OpenAPI document (docs/webhooks.md): the entries of the route table
-// (./route-docs.ts). Every route needs an API key; an endpoint of another key is 404.
+// (./route-docs.ts). Every route needs an API key (403 where the deployment has none); an
+// endpoint of another key is 404.
 import * as z from 'zod';
 import { EmptyQuery } from '../request-schemas.js';
 import {
@@ -10,6 +11,7 @@ import {
   WebhookIdBody,
   WebhookWithSecretResponse,
 } from '../webhook-schemas.js';
+import { DEMO_API_KEY } from '../../demo/demo-api-key.js';
 import type { RouteDocs } from './route-doc.js';
 
 const ENDPOINT = {
@@ -26,7 +28,9 @@ const ENDPOINT = {
   updatedAt: '2026-06-01T12:00:00.000Z',
 };
 const WITH_SECRET = { endpoint: ENDPOINT, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' };
-const KEY = 'Needs `X-Looks-Api-Key`, one of `API_KEYS` or `WRITE_API_KEYS` (403 on a deployment with none); the endpoint must be one this key created (else 404).';
+const KEY =
+  'Needs `X-Looks-Api-Key`, one of `API_KEYS` or `WRITE_API_KEYS` (403 on a deployment with none; the demo has its own, ' +
+  `\`${DEMO_API_KEY}\`); the endpoint must be one this key created (else 404).`;
 
 const byId = (summary: string, what: string, data: z.ZodType, example: unknown) => ({
   POST: {
@@ -36,7 +40,7 @@ const byId = (summary: string, what: string, data: z.ZodType, example: unknown) 
     query: EmptyQuery,
     body: { schema: WebhookIdBody, example: { id: '1' } },
     response: { status: 200 as const, data, example },
-    failures: [400, 401, 404, 413, 415],
+    failures: [400, 401, 403, 404, 413, 415],
     apiKey: true,
   },
 });
@@ -49,7 +53,7 @@ export const WEBHOOK_ROUTE_DOCS: RouteDocs = {
       tag: 'Webhooks',
       query: EmptyQuery,
       response: { status: 200, data: z.array(WebhookEndpointResponse), example: [ENDPOINT] },
-      failures: [401],
+      failures: [401, 403],
       apiKey: true,
     },
     POST: {
@@ -62,7 +66,7 @@ export const WEBHOOK_ROUTE_DOCS: RouteDocs = {
       query: EmptyQuery,
       body: { schema: CreateWebhookBody, example: { url: 'https://hooks.example.com/market', filter: { types: ['SALE', 'LIST'] } } },
       response: { status: 201, data: WebhookWithSecretResponse, example: WITH_SECRET },
-      failures: [400, 401, 413, 415],
+      failures: [400, 401, 403, 413, 415],
       apiKey: true,
     },
   },
@@ -77,7 +81,7 @@ export const WEBHOOK_ROUTE_DOCS: RouteDocs = {
         data: z.array(WebhookDeliveryResponse),
         example: [{ id: '7', eventIds: ['4812'], attempt: 1, statusCode: 204, error: null, durationMs: 35, at: '2026-06-01T12:00:00.000Z' }],
       },
-      failures: [400, 401, 404],
+      failures: [400, 401, 403, 404],
       apiKey: true,
     },
   },
