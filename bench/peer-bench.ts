@@ -1,6 +1,8 @@
 // Peer benchmark: on one PostgreSQL database with one generated market (bench/scale-loader.ts),
 // a frontend mix of request shapes (bench/peer-shapes.ts: book pages, token page, a maker's
-// orders, offer board, collection page, collection cards, sales history, one order, REST) answered
+// orders, offer board, collection page, collection cards, sales history, one order, REST, token
+// detail, wallet, and token metadata: a token grid filtered by two traits, a collection's trait
+// panel, a token page with its traits) answered
 // by this service, by PostGraphile v5 configured as its documentation recommends
 // (bench/peer-postgraphile.ts: amber preset, production, the real tables, one `live` condition)
 // where it can answer the shape at all, and by the hand-written SQL floor (one statement per

@@ -23,7 +23,8 @@ export interface Now {
   iso: string;
 }
 
-export type Vars = Record<string, string>;
+/** A request's GraphQL variables (strings, and the trait conditions' lists of values). */
+export type Vars = Record<string, string | string[]>;
 
 export interface FloorStatement {
   text: string;
@@ -439,5 +440,127 @@ export function accountPageFloor(sel: { holdings: number; offers: number; orders
   return {
     text: `SELECT '{"data":{"account":' || ${obj([['address', str('$2::text')], ['holdings', holdings], ['offersReceived', offers], ['orders', orders]])} || '}}' AS body`,
     params: (v, now, ctx) => [now.sec, v.address, ctx.standard, ctx.collectionOffer],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token metadata (docs/metadata.md)
+
+/** The token's metadata row `m` (LEFT JOINed: null when the token never had one) and its collection's `k`: Token.rarity, null when unranked. */
+const rarityJson = (fields: readonly ('rank' | 'score')[]) =>
+  `CASE WHEN m.rarity_rank IS NOT NULL AND k.rarity_method IS NOT NULL THEN ${obj(fields.map((f) => [f, f === 'rank' ? num('m.rarity_rank') : nstr('m.rarity_score')] as const))} ELSE 'null' END`;
+const metaJoin = (t: string) =>
+  `LEFT JOIN token_metadata m ON m.collection_address = ${t}.collection_address AND m.token_id = ${t}.token_id LEFT JOIN collection_metadata k ON k.collection_address = m.collection_address`;
+
+/**
+ * A token grid: the `first` listed tokens of a collection that meet two trait conditions (a value
+ * of $4 among $5, and of $6 among $7), cheapest best ask first (ties: token id), each with its
+ * name, image, rarity rank and best ask (the cheapest live fixed-price listing, oldest on a tie).
+ * The live fixed-price asks are walked in price order on the collection's index of VALID asks;
+ * an ask is a row when both trait probes find its token and no cheaper (or equal and older) live
+ * ask of the token exists, so the walk stops at the page's last token instead of grouping every
+ * live ask of the collection by token. $1 now seconds, $2 collection, $3 standard strategies.
+ */
+export function tokenGridFloor(first: number, order: readonly string[]): FloorStatement {
+  const liveAsk = (o: string) => `${o}.collection_address = $2 AND ${o}.is_order_ask AND ${started(o)} AND ${o}.strategy = ANY($3::text[])`;
+  // a probe per candidate (a scalar sub-select, not an EXISTS the planner would turn into a join of every token of the value)
+  const trait = (type: string, values: string) =>
+    `(SELECT true FROM token_attributes x WHERE x.collection_address = $2 AND x.token_id = a.token_id AND x.trait_type = ${type} AND x.value = ANY(${values}::text[]) LIMIT 1)`;
+  const node = obj([
+    ['tokenId', str('o.token_id::text')],
+    ['name', nstr('m.name')],
+    ['image', nstr('m.image')],
+    ['rarity', rarityJson(['rank'])],
+    ['bestAsk', obj(order.map((f) => [f, orderFieldSql(f, '$1')] as const))],
+  ]);
+  return {
+    text: `SELECT '{"data":{"tokens":{"edges":' || ${arr(edge(node), 'o.price, o.token_id')} || '}}}' AS body
+  FROM (SELECT a.* FROM orders a
+         WHERE ${liveAsk('a')} AND ${trait('$4', '$5')} AND ${trait('$6', '$7')}
+           AND NOT EXISTS (SELECT 1 FROM orders b WHERE b.collection_address = $2 AND b.token_id = a.token_id AND b.is_order_ask AND ${started('b')}
+                              AND b.strategy = ANY($3::text[]) AND (b.price, b.id) < (a.price, a.id))
+         ORDER BY a.price, a.token_id LIMIT ${first}) o
+  ${metaJoin('o')}`,
+    params: (v, now, ctx) => [now.sec, v.collection, ctx.standard, v.traitA, v.valuesA, v.traitB, v.valuesB],
+  };
+}
+
+/**
+ * A collection's trait panel: its trait types (code-unit order), each with its kind (the greatest
+ * of its values' kinds by name: STRING when any value is), value count and values (most
+ * tokens first, then value): token count, share of the tokens showing a document (4 places),
+ * listed tokens, floor (cheapest live fixed-price listing among them) and best bid (the higher of
+ * the best live token offer on one of them and the collection's best collection offer). The
+ * live asks and token offers (one scan of the collection's live fixed-price orders) are reduced to
+ * one ask and one bid per token before they meet the traits.
+ * $1 now seconds, $2 collection, $3 standard strategies, $4 collection-offer strategies.
+ */
+export function traitPanelFloor(): FloorStatement {
+  const live = (o: string) => `${o}.collection_address = $2 AND ${started(o)}`;
+  const value = obj([
+    ['value', str('v.value')],
+    ['tokenCount', num('v.token_count')],
+    ['sharePercent', nstr('round(v.token_count * 100.0 / greatest(n.n, 1), 4)::float8')],
+    ['listedCount', num('COALESCE(f.listed, 0)')],
+    ['floorPrice', nstr('f.floor::text')],
+    ['bestBidPrice', nstr('greatest(f.bid, cb.price)::text')],
+  ]);
+  const type = obj([
+    ['traitType', str('t.trait_type')],
+    ['kind', str('t.kind')],
+    ['valueCount', num('t.n')],
+    ['values', `t.values`],
+  ]);
+  return {
+    text: `WITH f AS (SELECT x.trait_type, x.value, count(t.ask) AS listed, min(t.ask) AS floor, max(t.bid) AS bid
+          FROM (SELECT o.token_id, min(o.price) FILTER (WHERE o.is_order_ask) AS ask, max(o.price) FILTER (WHERE NOT o.is_order_ask) AS bid
+                  FROM orders o WHERE ${live('o')} AND o.token_id IS NOT NULL AND o.strategy = ANY($3::text[]) GROUP BY o.token_id) t
+          JOIN token_attributes x ON x.collection_address = $2 AND x.token_id = t.token_id
+         GROUP BY x.trait_type, x.value)
+SELECT '{"data":{"collection":' || CASE WHEN EXISTS (SELECT 1 FROM collections c WHERE c.address = $2) THEN (
+  SELECT '{"attributes":' || ${arr(type, 't.trait_type COLLATE "C"')} || '}'
+    FROM (SELECT v.trait_type, max(v.kind::text) AS kind, count(*) AS n,
+                 '[' || string_agg(${value}, ',' ORDER BY v.token_count DESC, v.value COLLATE "C") || ']' AS values
+            FROM trait_values v LEFT JOIN f ON f.trait_type = v.trait_type AND f.value = v.value
+           CROSS JOIN (SELECT count(*) AS n FROM token_metadata d WHERE d.collection_address = $2 AND d.document_sha256 IS NOT NULL) n
+           CROSS JOIN (SELECT max(o.price) AS price FROM orders o WHERE ${live('o')} AND o.token_id IS NULL AND NOT o.is_order_ask AND o.strategy = ANY($4::text[])) cb
+           WHERE v.collection_address = $2 AND v.token_count > 0
+           GROUP BY v.trait_type) t) ELSE 'null' END || '}}' AS body`,
+    params: (v, now, ctx) => [now.sec, v.collection, ctx.standard, ctx.collectionOffer],
+  };
+}
+
+/**
+ * A token page with its metadata: the token (known when held or named by an order), its name,
+ * image, traits in document order with the collection's count of each (null while it shows no
+ * document), rarity, metadata status and best ask. $1 now seconds, $2 collection, $3 token id,
+ * $4 standard strategies.
+ */
+export function tokenTraitsFloor(order: readonly string[]): FloorStatement {
+  const attribute = obj([
+    ['traitType', str('a.trait_type')],
+    ['value', str('a.value')],
+    ['tokenCount', num('COALESCE(v.token_count, 0)')],
+  ]);
+  const token = obj([
+    ['tokenId', str('$3::numeric::text')],
+    ['name', nstr('m.name')],
+    ['image', nstr('m.image')],
+    [
+      'attributes',
+      `CASE WHEN m.document_sha256 IS NULL THEN 'null' ELSE (SELECT '[' || COALESCE(string_agg(${attribute}, ',' ORDER BY a.position, a.trait_type COLLATE "C", a.value COLLATE "C"), '') || ']'
+         FROM token_attributes a LEFT JOIN trait_values v ON v.collection_address = a.collection_address AND v.trait_type = a.trait_type AND v.value = a.value
+        WHERE a.collection_address = $2 AND a.token_id = $3::numeric) END`,
+    ],
+    ['rarity', rarityJson(['rank', 'score'])],
+    ['metadata', `CASE WHEN m.token_id IS NULL THEN 'null' ELSE ${obj([['status', str('m.status::text')]])} END`],
+    ['bestAsk', `COALESCE((SELECT ${obj(order.map((f) => [f, orderFieldSql(f, '$1')] as const))} FROM orders o
+        WHERE o.collection_address = $2 AND o.token_id = $3::numeric AND o.is_order_ask AND ${started('o')} AND o.strategy = ANY($4::text[]) ORDER BY o.price, o.id LIMIT 1), 'null')`],
+  ]);
+  return {
+    text: `SELECT '{"data":{"token":' || CASE WHEN EXISTS (SELECT 1 FROM token_balances h WHERE h.collection_address = $2 AND h.token_id = $3::numeric AND h.balance > 0)
+                                     OR EXISTS (SELECT 1 FROM orders h WHERE h.collection_address = $2 AND h.token_id = $3::numeric)
+                                   THEN (SELECT ${token} FROM (SELECT $2::text AS collection_address, $3::numeric AS token_id) g ${metaJoin('g')}) ELSE 'null' END || '}}' AS body`,
+    params: (v, now, ctx) => [now.sec, v.collection, v.tokenId, ctx.standard],
   };
 }

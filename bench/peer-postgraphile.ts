@@ -13,7 +13,10 @@
 // indexed and the foreign keys give the collection relations; one smart tag is needed: the
 // orders hash is a UNIQUE INDEX (migration), not a UNIQUE constraint, and PostGraphile builds
 // its single-row lookups from constraints, so `@unique hash` (jsonPgSmartTags, no change to the
-// database) gives it orderByHash(hash:) over that index.
+// database) gives it orderByHash(hash:) over that index. A token's traits (token_attributes)
+// reference their collection counts (trait_values, keyed by collection, trait type and value) by
+// no constraint either: a `@foreignKey` smart tag gives each trait its count as a relation, which
+// PostGraphile reads through trait_values' primary key as a foreign key would be.
 // Its statements are prepared (its default, kept). With skewed data (one collection holding 6% of
 // the book) PostgreSQL's plan cache may turn a prepared statement into a generic plan after five
 // executions, planned for an average collection: a bitmap scan and sort of the hot collection's
@@ -50,7 +53,17 @@ export function makePostGraphile(connectionString: string, opts: { poolMaxSize?:
   const { makePgService } = peer('postgraphile/adaptors/pg');
   const { addPgTableCondition, jsonPgSmartTags } = peer('postgraphile/utils');
 
-  const SmartTags = jsonPgSmartTags({ version: 1, config: { class: { 'public.orders': { tags: { unique: 'hash' } } } } });
+  const SmartTags = jsonPgSmartTags({
+    version: 1,
+    config: {
+      class: {
+        'public.orders': { tags: { unique: 'hash' } },
+        // a trait row's collection count: trait_values is keyed by exactly these columns, kept
+        // equal to a recount by the metadata write, but (it is written after the traits) not a constraint
+        'public.token_attributes': { tags: { foreignKey: '(collection_address, trait_type, value) references trait_values (collection_address, trait_type, value)' } },
+      },
+    },
+  });
 
   const LiveOrdersCondition = addPgTableCondition({ schemaName: 'public', tableName: 'orders' }, 'live', (build: any) => {
     const { sql } = build;

@@ -15,7 +15,10 @@ import {
   restOrdersFloor,
   salesFloor,
   tokenDetailFloor,
+  tokenGridFloor,
   tokenPageFloor,
+  tokenTraitsFloor,
+  traitPanelFloor,
   type FloorStatement,
   type OrderSelection,
   type Vars,
@@ -369,6 +372,88 @@ SHAPES.push(
       );
     },
     floor: accountPageFloor(WALLET),
+  },
+);
+
+/** The token metadata shapes' selections (o, p, q), written once for this service, PostGraphile and the floor. */
+const GRID = { first: 50, ask: ['hash', 'price'] };
+const PANEL_VALUE = ['value', 'tokenCount', 'sharePercent', 'listedCount', 'floorPrice', 'bestBidPrice'];
+const TRAITS_ASK = ['hash', 'price'];
+/** A token's traits as a client of PostGraphile orders them: document order (position), then trait type and value. */
+const byPosition = (list: any[] | undefined) =>
+  Array.isArray(list) ? [...list].sort((x, y) => x.position - y.position || (x.traitType < y.traitType ? -1 : x.traitType > y.traitType ? 1 : x.value < y.value ? -1 : x.value > y.value ? 1 : 0)) : null;
+
+SHAPES.push(
+  {
+    key: 'o',
+    title: 'token grid (50 cheapest listed tokens with two traits: name, image, rarity rank, best ask)',
+    ours: {
+      query: `query TokenGrid($collection: Address!, $traitA: String!, $valuesA: [String!]!, $traitB: String!, $valuesB: [String!]!) {
+  tokens(collection: $collection, first: ${GRID.first}, sort: PRICE_ASC, filter: { listed: true, attributes: [{ traitType: $traitA, values: $valuesA }, { traitType: $traitB, values: $valuesB }] }) {
+    edges { node { tokenId name image rarity { rank } bestAsk { ${GRID.ask.join(' ')} } } }
+  }
+}`,
+    },
+    vars: (p) => ({ collection: p.collection, traitA: p.traits[0]!.traitType, valuesA: p.traits[0]!.values, traitB: p.traits[1]!.traitType, valuesB: p.traits[1]!.values }),
+    peer: {
+      none: "a page of tokens (one row per token: its cheapest live listing) whose traits, rows of another table, meet two conditions: PostGraphile's condition filters a table by its own columns, and it has no token rows to page",
+    },
+    oursRows: (j) => (nodes(j?.data?.tokens) as any[] | null)?.map((n: any) => [String(n?.tokenId), String(n?.bestAsk?.price)]) ?? null,
+    floor: tokenGridFloor(GRID.first, GRID.ask),
+  },
+  {
+    key: 'p',
+    title: "a collection's trait panel (every value: tokens, share, listed, floor, best bid)",
+    ours: {
+      query: `query TraitPanel($collection: Address!) {
+  collection(address: $collection) { attributes { traitType kind valueCount values { ${PANEL_VALUE.join(' ')} } } }
+}`,
+    },
+    vars: (p) => ({ collection: p.collection }),
+    peer: { none: "each value's listed count, floor and best bid are computed from the live book over the tokens carrying it: no PostGraphile column or relation" },
+    oursRows: (j) => {
+      const types = j?.data?.collection?.attributes;
+      return Array.isArray(types) ? types.flatMap((t: any) => (Array.isArray(t?.values) ? t.values : []).map((v: any) => [`${t.traitType}:${v?.value}`, String(v?.floorPrice)])) : null;
+    },
+    floor: traitPanelFloor(),
+  },
+  {
+    key: 'q',
+    title: 'token page with its traits (name, image, traits with counts, rarity, metadata status, best ask)',
+    ours: {
+      query: `query TokenTraits($collection: Address!, $tokenId: Uint256!) {
+  token(collection: $collection, tokenId: $tokenId) {
+    tokenId name image attributes { traitType value tokenCount } rarity { rank score } metadata { status } bestAsk { ${TRAITS_ASK.join(' ')} }
+  }
+}`,
+    },
+    vars: (p) => ({ collection: p.collection, tokenId: p.documentedTokenId }),
+    // three root fields; the client puts the traits in document order
+    peer: {
+      query: `query TokenTraits($collection: String!, $tokenId: BigFloat!) {
+  meta: tokenMetadatumByCollectionAddressAndTokenId(collectionAddress: $collection, tokenId: $tokenId) { name image status rarityRank rarityScore }
+  attributes: allTokenAttributes(condition: { collectionAddress: $collection, tokenId: $tokenId }) { nodes { traitType value position traitValueByCollectionAddressAndTraitTypeAndValue { tokenCount } } }
+  ask: allOrders(condition: { collectionAddress: $collection, tokenId: $tokenId, isOrderAsk: true, live: true }, orderBy: [PRICE_ASC, ROW_ID_ASC], first: 1) { nodes { ${TRAITS_ASK.join(' ')} } }
+}`,
+    },
+    oursRows: (j) => {
+      const t = j?.data?.token;
+      if (!t || !Array.isArray(t.attributes)) return null;
+      return join(
+        t.attributes.map((a: any) => [`${a.traitType}:${a.value}`, String(a.tokenCount)]),
+        rows(t.bestAsk ? [t.bestAsk] : []),
+      );
+    },
+    peerRows: (j) => {
+      const d = j?.data;
+      const list = byPosition(d?.attributes?.nodes);
+      if (!d?.meta || !list) return null;
+      return join(
+        list.map((a: any) => [`${a.traitType}:${a.value}`, String(a.traitValueByCollectionAddressAndTraitTypeAndValue?.tokenCount ?? 0)]),
+        rows(d.ask?.nodes),
+      );
+    },
+    floor: tokenTraitsFloor(TRAITS_ASK),
   },
 );
 

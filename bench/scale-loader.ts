@@ -20,6 +20,16 @@
 //                order: what the triggers write, written by the loader in bulk loads (triggers off);
 //   token_balances every listed token owned by the maker of its first listing (the amount it listed
 //                as balance): the owners, holdings and offers received of the token and account pages.
+//   token metadata every token the index knows (held or named by an order): 97% show a document
+//                (name, image, a JSON document and its SHA-256), the rest are PENDING without one.
+//                A collection has 5-7 string trait types of 4-35 values each (value j of a type
+//                drawn as floor(V u^2): the first values common, the last rare; Clothes, Hat and
+//                Earring missing from 20/35/70% of tokens) and half the collections a NUMBER trait
+//                Level 1-100; trait_values is the recount of token_attributes (as the metadata
+//                write keeps it); rarity is an information-content score over the string traits
+//                (sum of ln(N / count)), ranked per collection with ties sharing a rank, and
+//                collection_metadata says so (a consistent ranking, not OpenRarity's exact one:
+//                the reads only show it).
 // Nothing lands near now: live orders end at least a day ahead, expired ones ended before the
 // load, so what is live cannot change during a bench run.
 // Big loads (`bulk`) drop the non-primary-key indexes of orders and sales first and recreate
@@ -174,11 +184,11 @@ export async function loadScale(db: Runner, market: ScaleMarket, opts: ScaleOpti
     dropped = await db.query(
       `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def
          FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid
-        WHERE t.relname IN ('orders', 'sales', 'market_events') AND t.relnamespace = 'public'::regnamespace AND NOT i.indisprimary
+        WHERE t.relname IN ('orders', 'sales', 'market_events', 'token_attributes', 'token_metadata') AND t.relnamespace = 'public'::regnamespace AND NOT i.indisprimary
           AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`,
     );
     for (const d of dropped) await db.query(`DROP INDEX ${d.name}`);
-    log(`  dropped ${dropped.length} indexes of orders, sales and market_events for the load`);
+    log(`  dropped ${dropped.length} indexes of orders, sales, market_events and token metadata for the load`);
   }
 
   const chunk = 1_000_000;
@@ -191,6 +201,8 @@ export async function loadScale(db: Runner, market: ScaleMarket, opts: ScaleOpti
   const ordersSeconds = (performance.now() - t0) / 1000;
   await loadTokenBalances(db);
   log(`  token balances (${since()})`);
+  await loadTokenMetadata(db, seed);
+  log(`  token metadata, traits and rarity (${since()})`);
   const salesQuery = salesSql(opts.sales, opts.collections, signers.length, seed, now * 1000);
   for (let from = 1; from <= opts.sales; from += chunk) {
     const to = Math.min(opts.sales, from + chunk - 1);
@@ -227,6 +239,12 @@ export async function loadScale(db: Runner, market: ScaleMarket, opts: ScaleOpti
     await db.query(`VACUUM (ANALYZE) orders`);
     await db.query(`VACUUM (ANALYZE) sales`);
     await db.query(`VACUUM (ANALYZE) market_events`);
+    await db.query(`VACUUM (ANALYZE) token_metadata`);
+    await db.query(`VACUUM (ANALYZE) token_attributes`);
+  } else {
+    // the traits are read index-only (trait filters, counts): set their visibility map now, as
+    // autovacuum would before long, rather than in the middle of a run
+    await db.query(`VACUUM (ANALYZE) token_attributes, trait_values`);
   }
   await db.query(`ANALYZE`);
   await db.query(`DROP TABLE bench_coll, bench_signer`);
@@ -242,6 +260,79 @@ async function loadTokenBalances(db: Runner): Promise<void> {
      ORDER BY o.collection_address, o.token_id, o.id`);
 }
 
+/** The trait types a collection draws from, in document order (bench/scale-loader.ts header). */
+const TRAIT_TYPES: { name: string; words: string[]; absent: number }[] = [
+  { name: 'Background', words: ['Blue', 'Dusk', 'Slate', 'Orange', 'Purple', 'Mint', 'Gray', 'Yellow', 'Aquamarine', 'Army Green', 'Crimson', 'Sand'], absent: 0 },
+  { name: 'Fur', words: ['Brown', 'Black', 'Golden', 'Cream', 'Dark Brown', 'Gray', 'Red', 'Zombie', 'Robot', 'Trippy', 'Pink', 'White', 'Noise', 'Solid Gold'], absent: 0 },
+  { name: 'Eyes', words: ['Bored', 'Sleepy', 'Angry', '3d', 'Laser Eyes', 'Hypnotized', 'Zombie', 'Robot', 'Crazy', 'Sad', 'Closed', 'Heart', 'Sunglasses', 'Coins', 'X Eyes', 'Cyborg'], absent: 0 },
+  { name: 'Mouth', words: ['Bored', 'Grin', 'Phoneme Oh', 'Discomfort', 'Jovial', 'Rage', 'Small Grin', 'Tongue Out', 'Cigar', 'Pipe', 'Bubblegum', 'Gold Grill'], absent: 0 },
+  { name: 'Clothes', words: ['Striped Tee', 'Navy Striped Tee', 'Hawaiian', 'Leather Jacket', 'Tuxedo Tee', 'Bandolier', 'Sailor Shirt', 'Service', 'Lab Coat', 'Kings Robe'], absent: 0.2 },
+  { name: 'Hat', words: ['Beanie', 'Fez', 'Safari', 'Bayc Flipped Brim', 'Sushi Chef Headband', 'Halo', 'Party Hat', 'Cowboy Hat', 'Laurel Wreath', 'Crown'], absent: 0.35 },
+  { name: 'Earring', words: ['Silver Stud', 'Gold Stud', 'Silver Hoop', 'Gold Hoop', 'Diamond Stud', 'Cross'], absent: 0.7 },
+];
+
+/**
+ * Token metadata, traits, their counts and rarity ranks for every token the index knows (the
+ * header says how they are drawn); deterministic from the collection address, the token id and `seed`.
+ */
+async function loadTokenMetadata(db: Runner, seed: number): Promise<void> {
+  const { OPEN_RARITY_METHOD, OPEN_RARITY_VERSION } = await import('../src/domain/open-rarity.js');
+  // a uniform number in [0, 1) of the token row b and stream k
+  const ut = (k: number) => `((hashtextextended(b.c || ':' || b.t::text, ${seed * 100 + k}) & 9007199254740991)::float8 / 9007199254740992.0)`;
+  // the same of the token row b and trait slot `slot` (SQL text)
+  const uk = (slot: string) => `((hashtextextended(b.c || ':' || b.t::text || ${slot}, ${seed}) & 9007199254740991)::float8 / 9007199254740992.0)`;
+  await db.query(`CREATE TEMP TABLE bench_known AS
+    SELECT k.collection_address AS c, k.token_id AS t, hashtextextended(k.collection_address, ${seed}) AS ch, false AS documented
+      FROM (SELECT collection_address, token_id FROM token_balances UNION SELECT collection_address, token_id FROM orders WHERE token_id IS NOT NULL) k`);
+  await db.query(`UPDATE bench_known b SET documented = ${ut(0)} >= 0.03`);
+  const types = `(SELECT * FROM unnest($1::text[], $2::text[], $3::float8[]) WITH ORDINALITY AS u(name, words, absent, k))`;
+  // string types 1..5-7 of the list, and Level (NUMBER) in half the collections
+  await db.query(
+    `INSERT INTO token_attributes (collection_address, token_id, trait_type, value, display_type, kind, number_value, position)
+     SELECT b.c, b.t, tt.name,
+            w.words[1 + x.j % cardinality(w.words)] || CASE WHEN x.j >= cardinality(w.words) THEN ' ' || (1 + x.j / cardinality(w.words))::text ELSE '' END,
+            NULL, 'STRING'::"AttributeKind", NULL, tt.k - 1
+       FROM bench_known b
+       JOIN ${types} tt ON tt.k <= 5 + ((b.ch >> 2) & 3) % 3
+       CROSS JOIN LATERAL (SELECT string_to_array(tt.words, '|') AS words) w
+       CROSS JOIN LATERAL (SELECT floor((4 + ((b.ch >> (8 + 4 * tt.k::int)) & 31)) * power(${uk(`':' || tt.k`)}, 2))::int AS j, ${uk(`'/' || tt.k`)} AS present) x
+      WHERE b.documented AND x.present >= tt.absent
+     UNION ALL
+     SELECT b.c, b.t, 'Level', l.v::text, 'number', 'NUMBER'::"AttributeKind", l.v, ${TRAIT_TYPES.length}
+       FROM bench_known b CROSS JOIN LATERAL (SELECT (1 + floor(99 * power(${ut(2)}, 2)))::int AS v) l
+      WHERE b.documented AND (b.ch >> 6) & 1 = 0`,
+    [TRAIT_TYPES.map((t) => t.name), TRAIT_TYPES.map((t) => t.words.join('|')), TRAIT_TYPES.map((t) => t.absent)],
+  );
+  // the counts as the metadata write keeps them (src/db/token-metadata-sql.ts): a recount
+  await db.query(`INSERT INTO trait_values (collection_address, trait_type, value, kind, number_value, token_count)
+    SELECT collection_address, trait_type, value, max(kind), max(number_value), count(*) FROM token_attributes GROUP BY 1, 2, 3`);
+  await db.query(`INSERT INTO token_metadata (collection_address, token_id, status, token_uri, fetched_at, document, document_sha256, name, image)
+    SELECT b.c, b.t, CASE WHEN b.documented THEN 'OK' ELSE 'PENDING' END::"MetadataStatus",
+           CASE WHEN b.documented THEN 'ipfs://bafybei' || left(md5(b.c), 40) || '/' || b.t::text END, CASE WHEN b.documented THEN now() END,
+           d.doc, encode(sha256(convert_to(d.doc, 'UTF8')), 'hex'), CASE WHEN b.documented THEN n.name END, CASE WHEN b.documented THEN n.image END
+      FROM bench_known b JOIN collections c ON c.address = b.c
+      CROSS JOIN LATERAL (SELECT COALESCE(c.name, c.symbol) || ' #' || b.t::text AS name,
+                                 'https://ipfs.io/ipfs/bafybei' || left(md5(b.c), 40) || '/' || b.t::text || '.png' AS image) n
+      LEFT JOIN (SELECT collection_address, token_id,
+                        json_agg(json_build_object('trait_type', trait_type, 'value', CASE WHEN kind = 'NUMBER' THEN to_json(number_value) ELSE to_json(value) END) ORDER BY position) AS attrs
+                   FROM token_attributes GROUP BY 1, 2) a ON a.collection_address = b.c AND a.token_id = b.t
+      CROSS JOIN LATERAL (SELECT CASE WHEN b.documented THEN json_build_object('name', n.name, 'image', n.image, 'attributes', COALESCE(a.attrs, '[]'::json))::text END AS doc) d`);
+  await db.query(`UPDATE token_metadata m SET rarity_score = r.score, rarity_rank = r.rank
+      FROM (SELECT s.*, rank() OVER (PARTITION BY s.collection_address ORDER BY s.score DESC) AS rank
+              FROM (SELECT a.collection_address, a.token_id, sum(ln(n.n::float8 / v.token_count)) AS score
+                      FROM token_attributes a
+                      JOIN trait_values v ON v.collection_address = a.collection_address AND v.trait_type = a.trait_type AND v.value = a.value
+                      JOIN (SELECT collection_address, count(*) AS n FROM token_metadata WHERE document_sha256 IS NOT NULL GROUP BY 1) n ON n.collection_address = a.collection_address
+                     WHERE a.kind = 'STRING' GROUP BY 1, 2) s) r
+     WHERE m.collection_address = r.collection_address AND m.token_id = r.token_id`);
+  await db.query(
+    `INSERT INTO collection_metadata (collection_address, rarity_computed_at, rarity_tokens_scored, rarity_max_rank, rarity_method, rarity_version)
+     SELECT collection_address, now(), count(*), max(rarity_rank), $1, $2 FROM token_metadata WHERE rarity_rank IS NOT NULL GROUP BY 1`,
+    [OPEN_RARITY_METHOD, OPEN_RARITY_VERSION],
+  );
+  await db.query(`DROP TABLE bench_known`);
+}
+
 /** What the peer bench asks about: the hottest collection, one of its tokens, a maker, an order, a holder. */
 export interface Picks {
   collection: string;
@@ -254,6 +345,10 @@ export interface Picks {
    * same size at every size of the market, not about its largest one.
    */
   holder: string;
+  /** the token page with attributes: the busiest token of the collection showing a document (tokenId, unless it shows none) */
+  documentedTokenId: string;
+  /** two trait conditions on the collection (its two most common values of two string trait types) that at least a page of its listed tokens meet */
+  traits: { traitType: string; values: string[] }[];
 }
 
 const HOLDER_SIZE = 50;
@@ -261,7 +356,8 @@ const HOLDER_SIZE = 50;
 /** Chosen from the loaded data so every shape answers rows: the busiest live book, token, maker. */
 export async function pickTargets(db: Runner): Promise<Picks> {
   const now = Math.floor(Date.now() / 1000);
-  const live = `status = 'VALID' AND end_time >= ${now}`;
+  const liveOf = (o: string) => `${o}status = 'VALID' AND ${o}end_time >= ${now}`;
+  const live = liveOf('');
   const one = async (text: string, params: unknown[] = []) => {
     const [row] = await db.query(text, params);
     if (!row) throw new Error(`no data for: ${text}`);
@@ -279,7 +375,33 @@ export async function pickTargets(db: Runner): Promise<Picks> {
   const holder = await one(
     `SELECT owner FROM token_balances WHERE balance > 0 GROUP BY owner ORDER BY abs(count(*) - ${HOLDER_SIZE}), owner COLLATE "C" LIMIT 1`,
   );
-  return { collection, tokenId, signer, hash, holder };
+  const documentedTokenId = await one(
+    `SELECT o.token_id::text FROM orders o JOIN token_metadata m ON m.collection_address = o.collection_address AND m.token_id = o.token_id AND m.document_sha256 IS NOT NULL
+      WHERE o.collection_address = $1 AND ${liveOf('o.')}
+      GROUP BY o.token_id HAVING bool_or(o.is_order_ask) AND bool_or(NOT o.is_order_ask) ORDER BY count(*) DESC, o.token_id LIMIT 1`,
+    [collection],
+  );
+  return { collection, tokenId, signer, hash, holder, documentedTokenId, traits: await pickTraits(db, collection, liveOf('o.')) };
+}
+
+/** Background and Eyes (every collection has both), each with its most common values: two, or more until a page of listed tokens meets both. */
+async function pickTraits(db: Runner, collection: string, liveAsk: string): Promise<Picks['traits']> {
+  const ranked = async (traitType: string) =>
+    (await db.query(`SELECT value FROM trait_values WHERE collection_address = $1 AND trait_type = $2 ORDER BY token_count DESC, value COLLATE "C"`, [collection, traitType])).map((r) => String(r.value));
+  const [a, b] = [await ranked('Background'), await ranked('Eyes')];
+  for (let n = 2; ; n++) {
+    const traits = [
+      { traitType: 'Background', values: a.slice(0, n) },
+      { traitType: 'Eyes', values: b.slice(0, n) },
+    ];
+    const [row] = await db.query(
+      `SELECT count(DISTINCT o.token_id) AS n FROM orders o WHERE o.collection_address = $1 AND o.is_order_ask AND ${liveAsk}
+          AND EXISTS (SELECT 1 FROM token_attributes x WHERE x.collection_address = $1 AND x.token_id = o.token_id AND x.trait_type = $2 AND x.value = ANY($3::text[]))
+          AND EXISTS (SELECT 1 FROM token_attributes x WHERE x.collection_address = $1 AND x.token_id = o.token_id AND x.trait_type = $4 AND x.value = ANY($5::text[]))`,
+      [collection, traits[0]!.traitType, traits[0]!.values, traits[1]!.traitType, traits[1]!.values],
+    );
+    if (Number(row.n) >= 100 || (n >= a.length && n >= b.length)) return traits;
+  }
 }
 
 const pgRunner = (client: pg.Client): Runner => ({ query: async (text, params) => (await client.query(text, params as unknown[])).rows });
@@ -312,6 +434,12 @@ export async function loadScaleDatabase(db: BenchDatabase, opts: ScaleOptions & 
           await loadTokenBalances(pgRunner(client));
           await client.query(`ANALYZE token_balances`);
           log(`${db.describe}: token balances added`);
+        }
+        // and one kept from before it wrote token metadata gets that
+        if (!(await client.query(`SELECT 1 FROM token_metadata LIMIT 1`)).rowCount) {
+          await loadTokenMetadata(pgRunner(client), opts.seed ?? 1);
+          await client.query(`VACUUM (ANALYZE) token_metadata, token_attributes, trait_values, collection_metadata`);
+          log(`${db.describe}: token metadata added`);
         }
       } else {
         const running = await bootBenchApp(db);

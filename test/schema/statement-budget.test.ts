@@ -2,9 +2,15 @@
 // hook (every statement sent through Prisma or the SQL runner): the nested query at most 2, a
 // page-shaped query (collection + stats + orders + listing rewards) at most 3, whatever the
 // page size, with or without the connection's totalCount (its COUNT travels in the page's
-// statement batch); and the order statement reads only the columns the query needs.
+// statement batch); and the order statement reads only the columns the query needs. The peer
+// bench's token metadata shapes (bench/peer-shapes.ts: a grid filtered by two traits, a trait
+// panel, a token page with its traits) are one statement each.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHAPES } from '../../bench/peer-shapes.js';
+import { createMetadataQueue } from '../../src/services/metadata-queue.js';
+import { createTokenRarity } from '../../src/services/token-rarity.js';
 import { fixtureCollections, insertOrderBook } from '../fixtures/order-book.js';
+import { tokenMetadataFixture } from '../fixtures/token-metadata.js';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { backendName } from '../helpers/test-database.js';
 
@@ -47,6 +53,8 @@ beforeAll(async () => {
      SELECT address, 1000, 5, $1::timestamptz FROM collections`,
     [FIXED_NOW.toISOString()],
   );
+  await createMetadataQueue(app.services.deps).store(tokenMetadataFixture(fixtureCollections, ((1n << 200n) + 7n).toString()), null);
+  await createTokenRarity(app.services.deps).rankNow(fixtureCollections[0]!);
 });
 afterAll(() => app?.close());
 
@@ -120,6 +128,22 @@ describe(`SQL statement budget (${backendName})`, () => {
     expect(nested.statements).toHaveLength(1);
     expect(nested.statements[0]).toMatch(/c\d+\.symbol/);
     for (const unneeded of ['signature', '.logo_uri', '.website_link', '.nonce']) expect(nested.statements[0]).not.toContain(unneeded);
+  });
+
+  it("answers the peer mix's token metadata shapes (trait grid, trait panel, token page with traits) in one statement each", async () => {
+    const c = fixtureCollections[0]!;
+    const variables: Record<string, Record<string, unknown>> = {
+      o: { collection: c, traitA: 'Background', valuesA: ['Gold', 'Blue'], traitB: 'Eyes', valuesB: ['Calm'] },
+      p: { collection: c },
+      q: { collection: c, tokenId: '1' },
+    };
+    for (const [key, vars] of Object.entries(variables)) {
+      const shape = SHAPES.find((s) => s.key === key)!;
+      if (!('query' in shape.ours)) throw new Error(`shape ${key} is not a GraphQL document`);
+      const { data, statements } = await statementsOf(shape.ours.query, vars);
+      expect(shape.oursRows({ data })?.length, `shape ${key}: ${JSON.stringify(data).slice(0, 300)}`).toBeGreaterThan(0);
+      expect(statements, `shape ${key}:\n${statements.join('\n---\n')}`).toHaveLength(1);
+    }
   });
 
   it('answers any selection without resolver-only fields in one statement', async () => {
