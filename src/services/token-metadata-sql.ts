@@ -4,7 +4,7 @@
 // collection's trait panel with each value's floor and best bid, read from the live book at
 // request time (exact at every moment: nothing is kept that a listing, a cancel, a fill, a
 // transfer or the clock could leave behind).
-import { bidBranchSql, liveAskSql, type BookParams } from './token-sql.js';
+import { bidBranchSql, live, type BookParams } from './token-sql.js';
 
 /** The token_metadata row of the token row `t` (collection_address, token_id), as `FROM ... WHERE ...` over alias `m`. */
 export const metadataRowSql = (t: string, m: string) =>
@@ -29,27 +29,26 @@ export const documentedTokensSql = (collection: string) =>
  * tokens showing a document, rounded to 4 places), listed_count (tokens with a live listing),
  * floor_price (the cheapest live fixed-price listing among them) and best_bid_price (the highest
  * live offer that can fill one of them: a token offer on one of them, or a collection offer).
- * Read from the live book: the asks once per token, then joined to the traits of those tokens.
+ * Read from the live book in one pass over the collection's live fixed-price orders that name a
+ * token (reduced to each token's cheapest ask and highest token offer), then one join to the
+ * traits of those tokens; the collection offers are one probe.
  */
 export function traitValueRowsSql(b: BookParams, collection: string): string {
-  const asks =
-    `SELECT DISTINCT ON (l.token_id) l.token_id, l.price FROM orders l WHERE ${liveAskSql('l', b, collection)} ORDER BY l.token_id, l.price, l.id`;
-  const floors =
-    `SELECT fa.trait_type, fa.value, min(fl.price) AS floor_price, count(*) AS listed FROM (${asks}) fl ` +
+  // the asks of liveAskSql and the token offers of bidBranchSql, both fixed-price and naming a token
+  const perToken =
+    `SELECT l.token_id, min(l.price) FILTER (WHERE l.is_order_ask) AS ask, max(l.price) FILTER (WHERE NOT l.is_order_ask) AS bid FROM orders l ` +
+    `WHERE l.collection_address = ${collection} AND l.token_id IS NOT NULL AND ${live('l', b)} AND l.strategy = ANY(${b.standardSale()}) GROUP BY l.token_id`;
+  const book =
+    `SELECT fa.trait_type, fa.value, min(fl.ask) AS floor_price, count(fl.ask) AS listed, max(fl.bid) AS bid FROM (${perToken}) fl ` +
     `JOIN token_attributes fa ON fa.collection_address = ${collection} AND fa.token_id = fl.token_id GROUP BY fa.trait_type, fa.value`;
-  const tokenBids =
-    `SELECT ba.trait_type, ba.value, max(bo.price) AS bid FROM orders bo ` +
-    `JOIN token_attributes ba ON ba.collection_address = ${collection} AND ba.token_id = bo.token_id ` +
-    `WHERE ${bidBranchSql('bo', b, collection, 'bo.token_id')} GROUP BY ba.trait_type, ba.value`;
   const collectionBid = `(SELECT max(co.price) FROM orders co WHERE ${bidBranchSql('co', b, collection, null)})`;
   return (
     `SELECT v.trait_type, v.kind, v.value, v.token_count, v.number_value, ` +
     `round(v.token_count * 100.0 / greatest(${documentedTokensSql(collection)}, 1), 4)::float8 AS share_percent, ` +
     `COALESCE(f.listed, 0) AS listed_count, f.floor_price, ` +
-    `CASE WHEN tb.bid IS NULL THEN cb.price WHEN cb.price IS NULL THEN tb.bid ELSE greatest(tb.bid, cb.price) END AS best_bid_price ` +
+    `CASE WHEN f.bid IS NULL THEN cb.price WHEN cb.price IS NULL THEN f.bid ELSE greatest(f.bid, cb.price) END AS best_bid_price ` +
     `FROM trait_values v CROSS JOIN (SELECT ${collectionBid} AS price) cb ` +
-    `LEFT JOIN (${floors}) f ON f.trait_type = v.trait_type AND f.value = v.value ` +
-    `LEFT JOIN (${tokenBids}) tb ON tb.trait_type = v.trait_type AND tb.value = v.value ` +
+    `LEFT JOIN (${book}) f ON f.trait_type = v.trait_type AND f.value = v.value ` +
     `WHERE v.collection_address = ${collection} AND v.token_count > 0`
   );
 }

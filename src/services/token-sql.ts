@@ -130,17 +130,20 @@ export function tokenPageRowsSql(
   opts: { listed: boolean | null; sort: TokenSort; filter: TokenTraitFilter },
   add: (value: unknown, cast: string) => string,
 ): string {
-  const rows = tokenRowsSql(b, collection, { listed: opts.listed });
-  if (!hasTraitFilter(opts.filter) && opts.sort !== 'RARITY') return rows;
+  if (!hasTraitFilter(opts.filter) && opts.sort !== 'RARITY') return tokenRowsSql(b, collection, { listed: opts.listed });
   const f = opts.filter;
-  const conds = [
-    ...f.attributes.map(
-      (a) => `EXISTS (SELECT 1 FROM token_attributes x WHERE x.collection_address = ${collection} AND x.trait_type = ${add(a.traitType, '::text')} AND x.value = ANY(${add(a.values, '::text[]')}) AND x.token_id = f.token_id)`,
-    ),
-    ...f.ranges.map(
-      (r) =>
-        `EXISTS (SELECT 1 FROM token_attributes x WHERE x.collection_address = ${collection} AND x.trait_type = ${add(r.traitType, '::text')} AND x.token_id = f.token_id AND x.kind <> 'STRING'` +
-        `${r.min === null ? '' : ` AND x.number_value >= ${add(r.min, '::float8')}`}${r.max === null ? '' : ` AND x.number_value <= ${add(r.max, '::float8')}`})`,
+  // Each trait condition is a probe of the token's own rows (token_attributes_pkey) that stops at
+  // the first match: a scalar sub-select the planner cannot turn into a join over every token of
+  // the value, so a page walks its candidates and stops when it is full.
+  const probe = (t: string, where: string) => `COALESCE((SELECT true FROM token_attributes x WHERE x.collection_address = ${collection} AND x.token_id = ${t}.token_id AND ${where} LIMIT 1), false)`;
+  const conds = (t: string) => [
+    ...f.attributes.map((a) => probe(t, `x.trait_type = ${add(a.traitType, '::text')} AND x.value = ANY(${add(a.values, '::text[]')})`)),
+    ...f.ranges.map((r) =>
+      probe(
+        t,
+        `x.trait_type = ${add(r.traitType, '::text')} AND x.kind <> 'STRING'` +
+          `${r.min === null ? '' : ` AND x.number_value >= ${add(r.min, '::float8')}`}${r.max === null ? '' : ` AND x.number_value <= ${add(r.max, '::float8')}`}`,
+      ),
     ),
     // a LIKE pattern with its wildcards escaped: the text is matched as written, any letter case
     ...(f.name === null
@@ -148,10 +151,23 @@ export function tokenPageRowsSql(
       : [`lower(rk.name) LIKE '%' || replace(replace(replace(lower(${add(f.name, '::text')}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`]),
     ...(f.rarityRank ? [`rk.rarity_rank IS NOT NULL${f.rarityRank.min === null ? '' : ` AND rk.rarity_rank >= ${add(f.rarityRank.min, '::int')}`}${f.rarityRank.max === null ? '' : ` AND rk.rarity_rank <= ${add(f.rarityRank.max, '::int')}`}`] : []),
   ];
+  const ranked = (t: string) => `LEFT JOIN token_metadata rk ON rk.collection_address = ${t}.collection_address AND rk.token_id = ${t}.token_id`;
+  if (opts.listed === true) {
+    // Listed tokens as their best asks: each live ask that no cheaper (then older) live ask of its
+    // token beats, the same row DISTINCT ON picks in tokenRowsSql, but a plain filtered scan, so a
+    // page by price walks the collection's asks in price order and stops when it is full.
+    const better =
+      `SELECT 1 FROM orders w WHERE ${liveAskSql('w', b, collection, 'a.token_id')} AND (w.price < a.price OR (w.price = a.price AND w.id < a.id))`;
+    const where = [liveAskSql('a', b, collection), `NOT EXISTS (${better})`, ...conds('a')];
+    return (
+      `SELECT a.collection_address, a.token_id, a.id AS ask_id, a.price AS ask_price, ${listedAtSql('a')} AS listed_at, rk.rarity_rank FROM orders a ` +
+      `${ranked('a')} WHERE ${where.join(' AND ')}`
+    );
+  }
+  const all = conds('f');
   return (
-    `SELECT f.collection_address, f.token_id, f.ask_id, f.ask_price, f.listed_at, rk.rarity_rank FROM (${rows}) f ` +
-    `LEFT JOIN token_metadata rk ON rk.collection_address = f.collection_address AND rk.token_id = f.token_id` +
-    (conds.length ? ` WHERE ${conds.join(' AND ')}` : '')
+    `SELECT f.collection_address, f.token_id, f.ask_id, f.ask_price, f.listed_at, rk.rarity_rank FROM (${tokenRowsSql(b, collection, { listed: opts.listed })}) f ` +
+    `${ranked('f')}${all.length ? ` WHERE ${all.join(' AND ')}` : ''}`
   );
 }
 
@@ -162,10 +178,12 @@ const sortKey = (sort: TokenSort) => (sort === 'RARITY' ? 'rarity_rank' : 'ask_p
  * ORDER BY of a token page over the rows alias `r`; unlisted tokens last in the price sorts
  * (`reversed`: the scan of a page counted from the end).
  */
-export function tokenOrderSql(sort: TokenSort, r: string, reversed = false): string {
+export function tokenOrderSql(sort: TokenSort, r: string, reversed = false, listedOnly = false): string {
   const [asc, desc] = reversed ? ['DESC', 'ASC'] : ['ASC', 'DESC'];
   if (sort === 'TOKEN_ID') return `${r}.token_id ${asc}`;
   const k = `${r}.${sortKey(sort)}`;
+  // listed rows all have an ask: without the null key the order can come from a price index
+  if (listedOnly && sort !== 'RARITY') return `${k} ${sort === 'PRICE_DESC' ? desc : asc}, ${r}.token_id ${asc}`;
   return `(${k} IS NULL) ${asc}, ${k} ${sort === 'PRICE_DESC' ? desc : asc}, ${r}.token_id ${asc}`;
 }
 

@@ -114,7 +114,7 @@ export function createTokenService(deps: ServiceDeps) {
     const where = bounds.length ? `WHERE ${bounds.join(' AND ')}` : '';
     const [page, count] = await Promise.all([
       sql.query<{ collection_address: string; token_id: string; cursor: string }>(
-        `SELECT r.collection_address, r.token_id::text AS token_id, ${tokenCursorSql('r', q.sort)} AS cursor FROM (${rows}) r ${where} ORDER BY ${tokenOrderSql(q.sort, 'r', q.fromEnd)} LIMIT ${q.first + 1}`,
+        `SELECT r.collection_address, r.token_id::text AS token_id, ${tokenCursorSql('r', q.sort)} AS cursor FROM (${rows}) r ${where} ORDER BY ${tokenOrderSql(q.sort, 'r', q.fromEnd, q.listed === true)} LIMIT ${q.first + 1}`,
         p.values,
       ),
       sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM (${rows}) r`, counted),
