@@ -515,6 +515,10 @@ export interface LoadJob {
   expectPrefix: string;
   /** and must not contain this */
   refuse?: string;
+  /** requests per second over all connections (autocannon overallRate); unset: as fast as answered */
+  overallRate?: number;
+  /** return every response time (ms) in `times` */
+  keepTimes?: boolean;
 }
 
 export interface LoadResult {
@@ -529,6 +533,8 @@ export interface LoadResult {
   timeouts: number;
   non2xx: number;
   mismatches: number;
+  /** every response time in ms, sorted (with keepTimes) */
+  times?: number[];
 }
 
 export function percentile(sorted: ArrayLike<number>, p: number): number {
@@ -551,6 +557,7 @@ async function runDriver() {
         body: job.body,
         connections: job.connections,
         duration: job.duration,
+        overallRate: job.overallRate,
         timeout: 30,
         verifyBody: (body) => {
           const s = String(body ?? '');
@@ -574,6 +581,7 @@ async function runDriver() {
           timeouts: r.timeouts,
           non2xx: r.non2xx,
           mismatches: r.mismatches,
+          times: job.keepTimes ? Array.from(sorted) : undefined,
         };
         process.send!(result);
       },

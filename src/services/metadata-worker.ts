@@ -1,12 +1,13 @@
 // The metadata worker (docs/metadata.md): claims due tokens from the queue (./metadata-queue.ts),
-// reads their URIs from the chain in one batch per collection, fetches each document through the
-// guarded fetcher (./metadata-fetch/: SSRF guard, CID verification, size and time caps, per-host
-// limits, retries), normalises it (src/domain/token-metadata.ts) and writes the outcomes together
-// (src/db/token-metadata-sql.ts: document, traits and trait counts in one transaction). Every
-// token ends OK or ERROR with a code; a transient failure is tried again later with backoff, and
-// a mutable (http) document is read again after METADATA_RECHECK_HOURS. Between claims it
-// follows the market event log for tokens it has not seen (discover) and ranks the collections
-// whose traits changed (./token-rarity.ts).
+// keeping METADATA_CONCURRENCY of them in flight (a finished token's slot is claimed again at
+// once), reads their URIs from the chain in one batch per claim and collection, fetches each
+// document through the guarded fetcher (./metadata-fetch/: SSRF guard, CID verification, size and
+// time caps, per-host limits, retries), normalises it (src/domain/token-metadata.ts) and writes
+// the outcomes in small batches (src/db/token-metadata-sql.ts: document, traits and trait counts
+// in one transaction). Every token ends OK or ERROR with a code; a transient failure is tried
+// again later with backoff, and a mutable (http) document is read again after
+// METADATA_RECHECK_HOURS. Beside the reads it follows the market event log for tokens it has not
+// seen (discover) and ranks the collections whose traits changed (./token-rarity.ts).
 import { createHash, randomUUID } from 'node:crypto';
 import type { ChainReader, TokenUriAnswer } from '../chain/chain-reader.js';
 import { expandTokenIdTemplate, gatewayUrl, parseContentUri } from '../domain/token-uri.js';
@@ -27,9 +28,19 @@ export interface ContentFetcher {
 export const MAX_JOB_ATTEMPTS = 5;
 const RETRY_FIRST_MS = 30_000;
 const RETRY_MAX_MS = 3_600_000;
-/** Outcomes written per script. */
+/** Outcomes written per script, at most. */
 const WRITE_BATCH = 64;
+/** A write starts once this many outcomes wait (or the oldest has waited WRITE_DELAY_MS). */
+const WRITE_AT = 32;
+const WRITE_DELAY_MS = 200;
+/** Discovery, and a claim after one came back short, at most this often. */
 const IDLE_POLL_MS = 1000;
+/**
+ * Ranking while a pass is still reading, at most this often (and once when it ends). Ranking a
+ * collection reads and ranks all of it (10,000 tokens: about 0.4 s, a third of it on the event
+ * loop): once a couple of seconds through an ingestion it would hold up the requests served beside it.
+ */
+const RANK_BUSY_EVERY_MS = 30_000;
 
 export interface MetadataWorkerOptions {
   instanceId?: string;
@@ -40,7 +51,7 @@ export interface MetadataWorkerOptions {
 }
 
 export interface MetadataWorker {
-  /** One pass: discover, claim up to the concurrency, read, write, rank what is due. Returns tokens read. */
+  /** One pass: discover, read every claimable token (concurrency in flight), write, rank what is due. Returns tokens read. */
   runOnce(): Promise<number>;
   start(): void;
   stop(): Promise<void>;
@@ -148,15 +159,57 @@ export function createMetadataWorker(
     return out;
   }
 
+  let halting = false;
+  let wakeUp: (() => void) | null = null;
+  const wake = () => {
+    const w = wakeUp;
+    wakeUp = null;
+    w?.();
+  };
+  const sleepUntilWoken = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        if (wakeUp === done) wakeUp = null;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  /**
+   * Reads every claimable token with up to cfg.concurrency in flight: a token that finishes frees
+   * its slot for the next claim at once, so no batch waits for its slowest token (a host's
+   * Retry-After, a retry's backoff). A claim takes the free slots (a few at least, so claims are
+   * not a statement per token) and is leased as before; one writer at a time stores outcomes in
+   * batches of up to WRITE_BATCH, started once WRITE_AT wait, the oldest has waited
+   * WRITE_DELAY_MS, or nothing else is being read. Claims pause while the writer is two batches
+   * behind. Discovery runs beside the reads once per IDLE_POLL_MS, ranking once per
+   * RANK_BUSY_EVERY_MS and when the pass ends. Ends when a claim with nothing in flight finds
+   * nothing and every outcome is written (or on stop(): what is being read is still written).
+   */
   async function runOnce(): Promise<number> {
-    await queue.discover();
-    const claimed = await queue.claim(owner, cfg.concurrency, leaseMs);
-    if (claimed.length > 0) {
+    let reading = 0;
+    let read = 0;
+    const pending: MetadataWrite[] = [];
+    let pendingSince = 0;
+    let writing: Promise<void> | null = null;
+    let ranking: Promise<void> | null = null;
+    let failure: unknown = null;
+    const fail = (err: unknown) => {
+      failure ??= err;
+    };
+    // after a claim came back short: claim again when the reads drain or a poll later
+    let mayClaim = true;
+    let drained = false;
+    let lastShortAt = -Infinity;
+    let lastDiscoverAt = -Infinity;
+    let lastRankAt = performance.now();
+    // a claim reads the queue's due rows: one per quarter of the slots, not per token
+    const claimAtLeast = Math.max(1, Math.ceil(cfg.concurrency / 4));
+
+    const readClaimed = async (claimed: readonly ClaimedToken[]) => {
       const answers = await uris(claimed);
-      const pending: MetadataWrite[] = [];
-      const flush = async (all: boolean) => {
-        while (pending.length >= (all ? 1 : WRITE_BATCH)) await queue.store(pending.splice(0, WRITE_BATCH), owner);
-      };
       await Promise.all(
         claimed.map(async (t) => {
           const a = answers.get(t)!;
@@ -164,42 +217,100 @@ export function createMetadataWorker(
             a instanceof Error
               ? failed(t, null, 'RPC_UNAVAILABLE', `the chain could not be read: ${a.message}`, true)
               : await readOne(t, a).catch((err: Error) => failed(t, null, 'INTERNAL', `reading failed: ${err.message}`, true));
+          if (pending.length === 0) pendingSince = performance.now();
           pending.push(write);
-          await flush(false);
+          reading--;
+          wake();
         }),
       );
-      await flush(true);
+    };
+
+    for (;;) {
+      if (!halting && !drained) {
+        try {
+          if (performance.now() - lastDiscoverAt >= IDLE_POLL_MS) {
+            lastDiscoverAt = performance.now();
+            if ((await queue.discover()) > 0) mayClaim = true;
+          }
+          if (!mayClaim && (reading === 0 || performance.now() - lastShortAt >= IDLE_POLL_MS)) mayClaim = true;
+          const free = cfg.concurrency - reading;
+          if (mayClaim && pending.length < 2 * WRITE_BATCH && free >= (reading === 0 ? 1 : claimAtLeast)) {
+            const idleBefore = reading === 0;
+            const claimed = await queue.claim(owner, free, leaseMs);
+            if (claimed.length < free) {
+              mayClaim = false;
+              lastShortAt = performance.now();
+              if (claimed.length === 0 && idleBefore) drained = true;
+            }
+            if (claimed.length > 0) {
+              reading += claimed.length;
+              read += claimed.length;
+              void readClaimed(claimed);
+              continue;
+            }
+          }
+        } catch (err) {
+          // the database: claim no more, write what was read (leases of the rest run out)
+          fail(err);
+          drained = true;
+        }
+      }
+      if (!writing && pending.length > 0 && (pending.length >= WRITE_AT || performance.now() - pendingSince >= WRITE_DELAY_MS || reading === 0)) {
+        const batch = pending.splice(0, WRITE_BATCH);
+        pendingSince = performance.now();
+        writing = queue
+          .store(batch, owner)
+          .catch(fail)
+          .finally(() => {
+            writing = null;
+            wake();
+          });
+      }
+      // a collection's ranking is due a couple of seconds after its traits changed
+      if (!ranking && !halting && !drained && performance.now() - lastRankAt >= RANK_BUSY_EVERY_MS) {
+        lastRankAt = performance.now();
+        ranking = rarity
+          .rankDue()
+          .then(() => undefined, fail)
+          .finally(() => {
+            ranking = null;
+            wake();
+          });
+      }
+      if ((drained || halting) && reading === 0 && pending.length === 0 && writing === null) break;
+      await sleepUntilWoken(pending.length > 0 && !writing ? Math.max(1, WRITE_DELAY_MS - (performance.now() - pendingSince)) : IDLE_POLL_MS);
     }
-    await rarity.rankDue();
-    return claimed.length;
+    await ranking;
+    if (failure) throw failure;
+    if (!halting) await rarity.rankDue();
+    return read;
   }
 
-  let stopped = true;
   let running: Promise<void> | null = null;
-  let timer: NodeJS.Timeout | undefined;
   const loop = async () => {
-    while (!stopped) {
+    while (!halting) {
       let read = 0;
       try {
         read = await runOnce();
       } catch (err) {
         opts.log?.warn({ err }, 'metadata pass failed; retrying');
       }
-      if (read === 0 && !stopped) await new Promise<void>((resolve) => (timer = setTimeout(resolve, IDLE_POLL_MS)));
+      if (read === 0 && !halting) await sleepUntilWoken(IDLE_POLL_MS);
     }
   };
 
   return {
     runOnce,
     start() {
-      if (!stopped) return;
-      stopped = false;
+      if (running) return;
+      halting = false;
       running = loop();
     },
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
+      halting = true;
+      wake();
       await running;
+      running = null;
       fetcher.close?.();
     },
   };
