@@ -13,7 +13,7 @@ export function startMetadataWorker(services: Services, log: Pick<Logger, 'warn'
   const cfg = deps.config.metadata;
   const queue = services.tokenMetadata.queue;
   // due for longer than a read with all its retries could take: nobody is reading
-  const stuckAfterSeconds = Math.ceil((cfg.timeoutMs * (cfg.retries + 2)) / 1000) + 60;
+  const stuckAfterSeconds = Math.ceil((cfg.timeoutMs * (cfg.retries + 2) * Math.max(1, cfg.ipfsGateways.length)) / 1000) + 60;
   services.health.register(
     'metadata',
     async () => {

@@ -78,23 +78,27 @@ export function createMetadataWorker(
   const owner = opts.instanceId ?? `metadata-${process.pid}-${randomUUID()}`;
   const random = opts.random ?? Math.random;
   // long enough for every attempt of a read to time out one after another, and the write
-  const leaseMs = cfg.timeoutMs * (cfg.retries + 2) + 60_000;
+  // (an IPFS read asks each gateway in turn, each attempt bounded by the timeout)
+  const leaseMs = cfg.timeoutMs * (cfg.retries + 2) * Math.max(1, cfg.ipfsGateways.length) + 60_000;
 
   const retryDelay = (attempts: number) => Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** attempts) * (0.5 + random() / 2);
 
   /** The write for a failure: retried with backoff while attempts last, then again at the next recheck. */
-  function failed(t: ClaimedToken, tokenUri: string | null, code: string, message: string, retryable: boolean): MetadataWrite {
+  function failed(t: ClaimedToken, tokenUri: string | null, code: string, message: string, retryable: boolean, retryAfterMs?: number): MetadataWrite {
     const now = Date.now();
     const again = retryable && t.attempts + 1 < MAX_JOB_ATTEMPTS;
+    // a host's Retry-After is honoured (up to the longest wait between attempts)
+    const wait = Math.max(retryDelay(t.attempts), Math.min(retryAfterMs ?? 0, RETRY_MAX_MS));
     return {
       collectionAddress: t.collectionAddress,
       tokenId: t.tokenId,
       status: 'ERROR',
       errorCode: code,
       errorMessage: message.slice(0, 500),
-      tokenUri,
+      // a failed data: URI can be megabytes: the stored URI is for people to read
+      tokenUri: tokenUri === null ? null : tokenUri.slice(0, 2048),
       nextFetchAt: again ? null : new Date(now + cfg.recheckMs),
-      retryAt: again ? new Date(now + retryDelay(t.attempts)) : null,
+      retryAt: again ? new Date(now + wait) : null,
     };
   }
 
@@ -110,7 +114,7 @@ export function createMetadataWorker(
     const host = parsed.source.kind === 'http' ? hostOf(parsed.source.url) : parsed.source.kind;
     const outcome = await fetcher.fetch(parsed.source);
     opts.onRead?.(outcome.ok ? 'OK' : outcome.code, host, performance.now() - started);
-    if (!outcome.ok) return failed(t, tokenUri, outcome.code, outcome.message, outcome.retryable);
+    if (!outcome.ok) return failed(t, tokenUri, outcome.code, outcome.message, outcome.retryable, outcome.retryAfterMs);
     const doc = normaliseMetadata(outcome.bytes);
     if (!doc.ok) return failed(t, tokenUri, doc.code, doc.message, false);
     const m = doc.metadata;

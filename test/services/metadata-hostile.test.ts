@@ -249,7 +249,14 @@ const CASES: HostileCase[] = [
   { name: 'gzip declared, not gzip', uri: (s) => `${s.hostile.origin}/not-gzip`, code: 'NETWORK', retried: true },
   { name: '404', uri: (s) => `${s.hostile.origin}/missing`, code: 'HTTP_STATUS' },
   { name: '500 every time', uri: (s) => `${s.hostile.origin}/always-500`, code: 'HTTP_STATUS', retried: true },
-  { name: '429 with Retry-After an hour', uri: (s) => `${s.limited.origin}/busy`, code: 'HTTP_STATUS', retried: true },
+  {
+    name: '429 with Retry-After an hour',
+    uri: (s) => `${s.limited.origin}/busy`,
+    code: 'HTTP_STATUS',
+    retried: true,
+    // the host asked for an hour: the retry waits that long, not the first backoff step
+    check: (t) => expect(Number(t.metadata.nextFetchAt) - Date.now() / 1000).toBeGreaterThan(3500),
+  },
 
   // the token URI itself
   { name: 'empty tokenURI', uri: () => '', code: 'NO_URI' },
