@@ -62,11 +62,16 @@ export function createMetadataQueue(deps: ServiceDeps) {
     return sql.query<ClaimedToken>(
       `UPDATE token_metadata m SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), due_at = NULL
        FROM collections c
-       WHERE c.address = m.collection_address AND (m.collection_address, m.token_id) IN (
+       WHERE c.address = m.collection_address AND ((m.collection_address, m.token_id) IN (
+         -- due tokens, the oldest first (token_metadata_due_idx)
          SELECT q.collection_address, q.token_id FROM token_metadata q
-         WHERE (q.due_at <= now() AND (q.lease_owner IS NULL OR q.lease_expires_at < now()))
-            OR (q.lease_owner IS NOT NULL AND q.lease_expires_at < now())
-         ORDER BY q.due_at NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED)
+         WHERE q.due_at <= now() AND (q.lease_owner IS NULL OR q.lease_expires_at < now())
+         ORDER BY q.due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       OR (m.collection_address, m.token_id) IN (
+         -- tokens a dead worker was reading (token_metadata_lease_idx)
+         SELECT q.collection_address, q.token_id FROM token_metadata q
+         WHERE q.lease_owner IS NOT NULL AND q.lease_expires_at < now()
+         ORDER BY q.lease_expires_at LIMIT $3 FOR UPDATE SKIP LOCKED))
        RETURNING m.collection_address AS "collectionAddress", m.token_id::text AS "tokenId", c.type::text AS type, m.attempts`,
       [owner, leaseMs, limit],
     );
