@@ -81,11 +81,10 @@ export function createTokenMetadataService(deps: ServiceDeps) {
   async function attributes(keys: readonly TokenKey[]): Promise<TokenAttributeRow[][]> {
     const rows = await readDb(deps).sql.query<TokenAttributeRow & { key: string }>(
       `SELECT m.collection_address || ':' || m.token_id::text AS key, a.trait_type AS "traitType", a.value, a.display_type AS "displayType", a.kind::text AS kind,
-         COALESCE(v.token_count, 0) AS "tokenCount"
+         COALESCE(a.token_count, 0) AS "tokenCount"
        FROM unnest($1::varchar[], $2::numeric[]) AS q(c, t)
        JOIN token_metadata m ON m.collection_address = q.c AND m.token_id = q.t
        CROSS JOIN LATERAL (SELECT a.*, v.token_count ${tokenAttributesFromSql('m', 'a', 'v')}) a
-       LEFT JOIN trait_values v ON false
        ORDER BY m.collection_address, m.token_id, ${TOKEN_ATTRIBUTE_ORDER('a')}`,
       [keys.map((k) => k.collectionAddress), keys.map((k) => k.tokenId)],
     );

@@ -113,6 +113,17 @@ describe(`token pages by traits and rarity (${backendName})`, () => {
     expect((await allPages({ name: 'token' }, 'TOKEN_ID')).length).toBeGreaterThan(3);
   });
 
+  it("answers a token's traits with their collection counts, the engine and the resolvers alike", async () => {
+    const traits = await traitsOf();
+    for (const id of ['0', '2', '5', '6', '7']) {
+      const res = await both(`query($c: Address!, $t: Uint256!) { token(collection: $c, tokenId: $t) { attributes { traitType value displayType kind tokenCount } metadata { status } } }`, { c: c0, t: id });
+      for (const a of res.data.token?.attributes ?? []) {
+        const holders = [...traits.values()].filter((t) => t.some((x) => x.traitType === a.traitType && x.value === a.value)).length;
+        expect(a.tokenCount, `${id} ${a.traitType}=${a.value}`).toBe(holders);
+      }
+    }
+  });
+
   it('refuses filters over the limits or inverted, on both paths alike', async () => {
     for (const filter of [
       { attributes: [{ traitType: 'Background', values: [] }] },
