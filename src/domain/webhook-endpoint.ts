@@ -4,6 +4,7 @@
 // I/O), so no hand-written CIDR maths.
 import { BlockList, isIP } from 'node:net';
 import { badRequest, type FieldProblem } from './errors.js';
+import type { RetrySchedule } from './retry-schedule.js';
 
 export const WEBHOOK_STATUSES = ['ACTIVE', 'PAUSED', 'DISABLED'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
@@ -62,22 +63,6 @@ export function parseWebhookUrl(value: string, allowPrivate: boolean, field = 'u
     if (host === 'localhost' || host.endsWith('.localhost')) problem('the target is a loopback name');
   }
   return u.toString();
-}
-
-export interface RetrySchedule {
-  firstMs: number;
-  maxMs: number;
-  disableAfterFailures: number;
-}
-
-/**
- * The wait after the `failures`-th consecutive failure: firstMs doubling up to maxMs, spread
- * evenly over 75-125 % of that (so endpoints that failed together do not retry together, and the
- * schedule's total stays about a day on average). `random` is in [0, 1).
- */
-export function retryDelayMs(failures: number, s: RetrySchedule, random: number): number {
-  const base = Math.min(s.maxMs, s.firstMs * 2 ** Math.min(Math.max(0, failures - 1), 40));
-  return Math.round(base * (0.75 + 0.5 * random));
 }
 
 /** After this failure, is the endpoint given up on (DISABLED)? */

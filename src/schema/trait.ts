@@ -1,7 +1,6 @@
 // Traits: a collection's trait panel (Collection.attributes: each trait type with its values,
 // how many tokens carry each, and each value's floor and best bid from the live book), the
 // kinds of attributes, and the metadata refresh a client can ask for.
-import { ServiceError } from '../domain/errors.js';
 import type { TraitTypeRow, TraitValueRow } from '../services/token-metadata.js';
 import { builder } from './builder.js';
 
@@ -64,10 +63,6 @@ builder.mutationFields((t) => ({
     type: MetadataRefreshRef,
     description: 'Reads a token\'s metadata again (with tokenId), or every known token of a collection (without), once per cooldown',
     args: { collection: t.arg({ type: 'Address', required: true }), tokenId: t.arg({ type: 'Uint256', required: false }) },
-    resolve: async (_root, args, ctx) => {
-      const tokenId = args.tokenId === null || args.tokenId === undefined ? null : args.tokenId.toString();
-      if (!(await ctx.loaders.collection.load(args.collection))) throw new ServiceError('NOT_FOUND', `no collection ${args.collection}`);
-      return ctx.services.tokenMetadata.refresh(args.collection, tokenId);
-    },
+    resolve: (_root, args, ctx) => ctx.services.tokenMetadata.refresh(args.collection, args.tokenId == null ? null : args.tokenId.toString()),
   }),
 }));

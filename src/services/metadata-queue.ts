@@ -109,7 +109,7 @@ export function createMetadataQueue(deps: ServiceDeps) {
    */
   async function refreshToken(collectionAddress: string, tokenId: string): Promise<RefreshAnswer> {
     const cooldown = cfg.refreshCooldownMs;
-    const [row] = await sql.query<{ queued: boolean; requested: Date }>(
+    const [row] = await sql.query<{ queued: boolean; requested: Date; known: boolean; collection: boolean }>(
       `WITH known AS (
          SELECT 1 FROM token_metadata WHERE collection_address = $1 AND token_id = $2::numeric
          UNION ALL SELECT 1 FROM token_balances WHERE collection_address = $1 AND token_id = $2::numeric AND balance > 0
@@ -122,10 +122,11 @@ export function createMetadataQueue(deps: ServiceDeps) {
          RETURNING refresh_requested_at)
        SELECT (SELECT count(*) FROM up) > 0 AS queued,
          COALESCE((SELECT refresh_requested_at FROM up), (SELECT refresh_requested_at FROM token_metadata WHERE collection_address = $1 AND token_id = $2::numeric)) AS requested,
-         (SELECT count(*) FROM known) > 0 AS known`,
+         (SELECT count(*) FROM known) > 0 AS known, EXISTS (SELECT 1 FROM collections WHERE address = $1) AS collection`,
       [collectionAddress, tokenId, cooldown],
     );
-    if (!row || !(row as unknown as { known: boolean }).known) throw new ServiceError('NOT_FOUND', `the index knows no token ${tokenId} of ${collectionAddress}`);
+    if (!row?.collection) throw new ServiceError('NOT_FOUND', `no collection ${collectionAddress}`);
+    if (!row.known) throw new ServiceError('NOT_FOUND', `the index knows no token ${tokenId} of ${collectionAddress}`);
     return { queued: row.queued, tokens: row.queued ? 1 : 0, nextRefreshAllowedAt: new Date(new Date(row.requested).getTime() + cooldown) };
   }
 

@@ -15,19 +15,13 @@ import { normaliseMetadata } from '../domain/token-metadata.js';
 import type { MetadataWrite } from '../db/token-metadata-sql.js';
 import type { ServiceDeps } from './deps.js';
 import type { ClaimedToken, MetadataQueue } from './metadata-queue.js';
-import type { FetchOutcome } from './metadata-fetch/fetch-outcome.js';
+import type { ContentFetcher } from './metadata-fetch/index.js';
+import { retryDelayMs, type RetrySchedule } from '../domain/retry-schedule.js';
 import type { TokenRarity } from './token-rarity.js';
 
-/** What the worker fetches through (./metadata-fetch/index.ts createContentFetcher). */
-export interface ContentFetcher {
-  fetch(source: import('../domain/token-uri.js').ContentSource): Promise<FetchOutcome>;
-  close?(): void;
-}
-
-/** Job attempts (each with the fetcher's own retries inside) before a failure is final until the next recheck. */
-export const MAX_JOB_ATTEMPTS = 5;
-const RETRY_FIRST_MS = 30_000;
-const RETRY_MAX_MS = 3_600_000;
+/** Job attempts (each with the fetcher's own retries inside) before a failure is final until the next recheck: 30 s doubling, up to an hour. */
+const MAX_JOB_ATTEMPTS = 5;
+const RETRIES: RetrySchedule = { firstMs: 30_000, maxMs: 3_600_000, disableAfterFailures: MAX_JOB_ATTEMPTS };
 /** Outcomes written per script, at most. */
 const WRITE_BATCH = 64;
 /** A write starts once this many outcomes wait (or the oldest has waited WRITE_DELAY_MS). */
@@ -81,14 +75,13 @@ export function createMetadataWorker(
   // (an IPFS read asks each gateway in turn, each attempt bounded by the timeout)
   const leaseMs = cfg.timeoutMs * (cfg.retries + 2) * Math.max(1, cfg.ipfsGateways.length) + 60_000;
 
-  const retryDelay = (attempts: number) => Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** attempts) * (0.5 + random() / 2);
 
   /** The write for a failure: retried with backoff while attempts last, then again at the next recheck. */
   function failed(t: ClaimedToken, tokenUri: string | null, code: string, message: string, retryable: boolean, retryAfterMs?: number): MetadataWrite {
     const now = Date.now();
-    const again = retryable && t.attempts + 1 < MAX_JOB_ATTEMPTS;
+    const again = retryable && t.attempts + 1 < RETRIES.disableAfterFailures;
     // a host's Retry-After is honoured (up to the longest wait between attempts)
-    const wait = Math.max(retryDelay(t.attempts), Math.min(retryAfterMs ?? 0, RETRY_MAX_MS));
+    const wait = Math.max(retryDelayMs(t.attempts + 1, RETRIES, random()), Math.min(retryAfterMs ?? 0, RETRIES.maxMs));
     return {
       collectionAddress: t.collectionAddress,
       tokenId: t.tokenId,
@@ -331,4 +324,3 @@ export function publicMediaUrl(uri: string, ipfsGateway: string, arweaveGateway:
   return gatewayUrl(parsed.source, ipfsGateway, arweaveGateway);
 }
 
-export { sha256 as documentSha256 };

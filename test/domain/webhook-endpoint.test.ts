@@ -1,7 +1,8 @@
 // The webhook rules without I/O: which targets are private, which URLs register, and the retry
 // schedule (about a day from the first failure to DISABLED with the default settings).
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress, parseWebhookUrl, retryDelayMs, shouldDisable } from '../../src/domain/webhook-endpoint.js';
+import { isPrivateAddress, parseWebhookUrl, shouldDisable } from '../../src/domain/webhook-endpoint.js';
+import { retryDelayMs } from '../../src/domain/retry-schedule.js';
 import { loadConfig } from '../../src/config.js';
 
 describe('webhook endpoint rules', () => {

@@ -33,8 +33,6 @@ export async function getCollectionAttributes(query: Query, ctx: Context): Promi
 export async function refreshTokenMetadata(_query: Query, ctx: Context, request: Request): Promise<RestReply> {
   const parsed = TokenRefreshBody.safeParse(await readJsonBody(request, ctx.services.deps.config.maxBodyBytes));
   if (!parsed.success) throw badRequest(problemsFrom(parsed.error));
-  const collection = normalizeAddress(parsed.data.collection)!;
-  if (!(await ctx.loaders.collection.load(collection))) throw new ServiceError('NOT_FOUND', `no collection ${collection}`);
-  const answer = await ctx.services.tokenMetadata.refresh(collection, parsed.data.tokenId ?? null);
+  const answer = await ctx.services.tokenMetadata.refresh(normalizeAddress(parsed.data.collection)!, parsed.data.tokenId ?? null);
   return ok({ queued: answer.queued, tokens: answer.tokens, nextRefreshAllowedAt: Math.ceil(answer.nextRefreshAllowedAt.getTime() / 1000) });
 }
