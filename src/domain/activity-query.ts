@@ -2,6 +2,7 @@
 // page over the event log's ids, newest first. Parsed once here for GraphQL, the read engine and
 // the v1 events route, so all three refuse and accept the same inputs.
 import { badRequest, ServiceError, type FieldProblem } from './errors.js';
+import { checkTraitConditions, normaliseTraitConditions, type TraitCondition } from './token-filter.js';
 
 export const MARKET_EVENT_TYPES = [
   'LIST',
@@ -79,6 +80,8 @@ export interface ActivityFilter {
   since?: bigint;
   /** unix seconds, exclusive */
   until?: bigint;
+  /** events of a token carrying these traits (OR within a trait type, AND across): never a collection-wide event */
+  attributes?: TraitCondition[];
 }
 
 export interface ActivityQuery {
@@ -104,6 +107,7 @@ export interface ActivityArgs {
   last?: number | null;
   after?: string | null;
   before?: string | null;
+  attributes?: readonly TraitCondition[] | null;
 }
 
 const EVENT_ID = /^(0|[1-9][0-9]{0,18})$/;
@@ -129,6 +133,11 @@ export function parseActivityArgs(args: ActivityArgs, collectionPinned = false):
   }
   if (args.tokenId != null && !args.collection && !collectionPinned) problems.push({ field: 'tokenId', code: 'BAD_REQUEST', message: 'a token id needs its collection' });
   if (args.types != null && args.types.length === 0) problems.push({ field: 'types', code: 'BAD_REQUEST', message: 'name at least one type, or leave it out for all' });
+  if (args.attributes != null) {
+    // a trait names a value within one collection, and the page must not probe the whole log
+    if (!args.collection && !collectionPinned) problems.push({ field: 'attributes', code: 'BAD_REQUEST', message: 'a trait filter needs its collection' });
+    checkTraitConditions(args.attributes, 'attributes', problems);
+  }
   if (problems.length) return { ok: false, problems };
   const filter: ActivityFilter = { types: args.types ? [...new Set(args.types)] : DEFAULT_EVENT_TYPES };
   if (args.collection) filter.collection = args.collection;
@@ -138,6 +147,7 @@ export function parseActivityArgs(args: ActivityArgs, collectionPinned = false):
   if (args.to) filter.to = args.to;
   if (args.since != null) filter.since = BigInt(args.since);
   if (args.until != null) filter.until = BigInt(args.until);
+  if (args.attributes?.length) filter.attributes = normaliseTraitConditions(args.attributes);
   const query: ActivityQuery = { filter, first: args.last ?? args.first ?? DEFAULT_ACTIVITY_PAGE, fromEnd: args.last != null };
   if (args.after != null) query.after = args.after;
   if (args.before != null) query.before = args.before;

@@ -5,6 +5,7 @@ import { isBytes32Hex } from './bytes32-hex.js';
 import type { FieldProblem } from './errors.js';
 import { ORDER_STATUSES, type OrderStatusName } from './order-status.js';
 import { parseUint256 } from './uint256.js';
+import { checkTraitConditions, normaliseTraitConditions, type TraitCondition } from './token-filter.js';
 
 export const ORDER_SORTS = ['EXPIRING_SOON', 'NEWEST', 'PRICE_ASC', 'PRICE_DESC'] as const;
 export type OrderSort = (typeof ORDER_SORTS)[number];
@@ -31,6 +32,8 @@ export interface OrderFilter {
   endTime?: bigint;
   /** any of these effective statuses (EXPIRED included for live orders past endTime) */
   statuses?: OrderStatusName[];
+  /** orders on a token carrying these traits (OR within a trait type, AND across): never a collection offer */
+  attributes?: TraitCondition[];
 }
 
 export interface OrderQuery {
@@ -61,6 +64,8 @@ export interface RawOrderQuery {
   startTime?: unknown;
   endTime?: unknown;
   status?: unknown;
+  /** GraphQL only: [{ traitType, values }] */
+  attributes?: unknown;
   sort?: unknown;
   first?: unknown;
   cursor?: unknown;
@@ -143,6 +148,22 @@ export function parseOrderQuery(raw: RawOrderQuery): { ok: true; value: OrderQue
       else problem('status', 'INVALID_STATUS', `unknown status ${JSON.stringify(s)}; expected one of ${ORDER_STATUSES.join(', ')}`);
     }
     if (statuses.length) filter.statuses = [...new Set(statuses)];
+  }
+  if (present(raw.attributes)) {
+    const list = raw.attributes;
+    const wellFormed =
+      Array.isArray(list) &&
+      list.every((a) => typeof a?.traitType === 'string' && Array.isArray(a.values) && a.values.every((v: unknown) => typeof v === 'string'));
+    // a trait names a value within one collection: the filter needs the collection (or the
+    // signer, or a parent's pin, given here as an empty value) to bound the orders it probes
+    const scoped = raw.collection != null || raw.signer != null;
+    if (!wellFormed) problem('attributes', 'BAD_REQUEST', 'must be a list of { traitType, values }');
+    else if (!scoped) problem('attributes', 'BAD_REQUEST', 'a trait filter needs its collection (or a signer)');
+    else {
+      const before = problems.length;
+      checkTraitConditions(list, 'attributes', problems);
+      if (problems.length === before && list.length) filter.attributes = normaliseTraitConditions(list);
+    }
   }
   let sort: OrderSort = DEFAULT_SORT;
   if (present(raw.sort)) {

@@ -32,6 +32,24 @@ interface Input {
   name?: string | null;
 }
 
+/**
+ * Problems of a list of trait conditions (at `field`), added to `problems`: the token filter's
+ * rules, which the order book's and the activity's attribute filters share.
+ */
+export function checkTraitConditions(list: readonly { traitType: string; values: readonly string[] }[], field: string, problems: FieldProblem[]): void {
+  const problem = (at: string, message: string) => problems.push({ field: at, code: 'BAD_REQUEST', message });
+  if (list.length > TOKEN_FILTER_LIMITS.conditions) problem(field, `at most ${TOKEN_FILTER_LIMITS.conditions} trait conditions`);
+  list.forEach((a, i) => {
+    if (a.values.length === 0) problem(`${field}[${i}].values`, 'name at least one value');
+    if (a.values.length > TOKEN_FILTER_LIMITS.values) problem(`${field}[${i}].values`, `at most ${TOKEN_FILTER_LIMITS.values} values`);
+    if ([a.traitType, ...a.values].some((v) => v.length > TOKEN_FILTER_LIMITS.text)) problem(`${field}[${i}]`, `texts of at most ${TOKEN_FILTER_LIMITS.text} characters`);
+  });
+}
+
+/** Trait conditions with each value once (OR within a type, AND across the list). */
+export const normaliseTraitConditions = (list: readonly { traitType: string; values: readonly string[] }[]): TraitCondition[] =>
+  list.map((a) => ({ traitType: a.traitType, values: [...new Set(a.values)] }));
+
 /** The filter as given, or a BAD_REQUEST naming every problem (limits, empty lists, min above max). */
 export function parseTokenTraitFilter(input: Input | null | undefined): TokenTraitFilter {
   const problems: FieldProblem[] = [];
@@ -39,11 +57,7 @@ export function parseTokenTraitFilter(input: Input | null | undefined): TokenTra
   const attributes = input?.attributes ?? [];
   const ranges = input?.ranges ?? [];
   if (attributes.length + ranges.length > TOKEN_FILTER_LIMITS.conditions) problem('filter', `at most ${TOKEN_FILTER_LIMITS.conditions} trait conditions`);
-  attributes.forEach((a, i) => {
-    if (a.values.length === 0) problem(`filter.attributes[${i}].values`, 'name at least one value');
-    if (a.values.length > TOKEN_FILTER_LIMITS.values) problem(`filter.attributes[${i}].values`, `at most ${TOKEN_FILTER_LIMITS.values} values`);
-    if ([a.traitType, ...a.values].some((v) => v.length > TOKEN_FILTER_LIMITS.text)) problem(`filter.attributes[${i}]`, `texts of at most ${TOKEN_FILTER_LIMITS.text} characters`);
-  });
+  checkTraitConditions(attributes, 'filter.attributes', problems);
   ranges.forEach((r, i) => {
     if ((r.min ?? null) === null && (r.max ?? null) === null) problem(`filter.ranges[${i}]`, 'give min, max or both');
     if (r.min != null && r.max != null && r.min > r.max) problem(`filter.ranges[${i}]`, 'min is above max');
@@ -55,7 +69,7 @@ export function parseTokenTraitFilter(input: Input | null | undefined): TokenTra
   if (name !== null && (name.trim().length === 0 || name.length > 200)) problem('filter.name', 'from 1 to 200 characters');
   if (problems.length) throw badRequest(problems);
   return {
-    attributes: attributes.map((a) => ({ traitType: a.traitType, values: [...new Set(a.values)] })),
+    attributes: normaliseTraitConditions(attributes),
     ranges: ranges.map((r) => ({ traitType: r.traitType, min: r.min ?? null, max: r.max ?? null })),
     rarityRank: rank && (rank.min != null || rank.max != null) ? { min: rank.min ?? null, max: rank.max ?? null } : null,
     name: name === null ? null : name.trim(),

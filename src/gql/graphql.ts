@@ -44,6 +44,8 @@ export type MakerOrderInput = {
 };
 
 export type OrderFilterInput = {
+  /** orders on tokens carrying these traits (OR within a trait type, AND across; collection offers never match); needs the collection or the signer */
+  attributes?: Array<TraitFilterInput> | null | undefined;
   collection?: string | null | undefined;
   currency?: string | null | undefined;
   /** orders whose endTime is at or before this */
@@ -127,6 +129,12 @@ export type PayWith =
 export type PriceRangeInput = {
   max?: string | null | undefined;
   min?: string | null | undefined;
+};
+
+/** Tokens whose trait of this type has one of these values (values as Token.attributes shows them) */
+export type TraitFilterInput = {
+  traitType: string;
+  values: Array<string>;
 };
 
 export type RestOrderFieldsFragment = { hash: string, collectionAddress: string, tokenId: string | null, isOrderAsk: boolean, signer: string, strategy: string, currencyAddress: string, amount: string, price: string, nonce: string, startTime: number, endTime: number, minPercentageToAsk: number, params: string, status: OrderStatus, signature: string, r: string, s: string, v: number };

@@ -4,27 +4,25 @@
 // src/services/token-metadata-sql.ts, shared with the resolver path.
 // Written against ./read-type.ts only.
 import type { FieldNode } from 'graphql';
-import { metadataRowSql, TOKEN_ATTRIBUTE_ORDER, tokenAttributesFromSql, TRAIT_VALUE_ORDER, traitValueRowsSql } from '../services/token-metadata-sql.js';
+import { TOKEN_ATTRIBUTE_ORDER, tokenAttributesFromSql, TRAIT_VALUE_ORDER, traitValueRowsSql } from '../services/token-metadata-sql.js';
 import { jsonInt, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
 import { objectFieldsSql } from './object-fields.js';
 import type { FieldRead, Planner } from './read-type.js';
 
-type Planned = Extract<FieldRead<string>, { kind: 'planned' }>['plan'];
-const planned = (plan: Planned): FieldRead<string> => ({ kind: 'planned', columns: [], plan });
 /** A JSON number of a float8 (to_json prints the shortest text that reads back the same double). */
 const jsonFloat = (sql: string) => `COALESCE(to_json(${sql})::text, 'null')`;
 const epoch = (sql: string) => `floor(extract(epoch FROM ${sql}))::bigint`;
 const jsonNullableTime = (sql: string) => `COALESCE(${jsonUnixTime(epoch(sql))}, 'null')`;
 
-/** One column of the token's metadata row, or null without a row. */
-const documentField = (column: string): FieldRead<string> => ({
-  kind: 'leaf',
-  columns: [],
-  json: (t) => `COALESCE((SELECT to_json(m.${column})::text ${metadataRowSql(t, 'm')}), 'null')`,
-});
+type RowRead = Extract<FieldRead<string>, { kind: 'row' }>;
+/** A field over the token's metadata row `m` (LEFT JOINed once per token: all null without a row). */
+const overMetadata = (json: RowRead['json']): FieldRead<string> => ({ kind: 'row', row: 'metadata', json });
 
-const attributes: Planned = (p, nodes, _args, t) => {
-  const m = p.alias('m');
+/** One column of the token's metadata row, or null without a row. */
+const documentField = (column: string) => overMetadata((_p, _nodes, m) => `COALESCE(to_json(${m}.${column})::text, 'null')`);
+
+// null while the token shows no document; [] when its document has no traits
+const attributes = overMetadata((p, nodes, m) => {
   const a = p.alias('a');
   const v = p.alias('v');
   const item = objectFieldsSql(p, nodes, 'TokenAttribute', {
@@ -34,16 +32,13 @@ const attributes: Planned = (p, nodes, _args, t) => {
     kind: jsonString(`${a}.kind::text`),
     tokenCount: jsonInt(`COALESCE(${v}.token_count, 0)`),
   });
-  // null while the token shows no document; [] when its document has no traits
   return (
-    `COALESCE((SELECT CASE WHEN ${m}.document_sha256 IS NULL THEN NULL ELSE ` +
-    `(SELECT '[' || COALESCE(string_agg(${item}, ',' ORDER BY ${TOKEN_ATTRIBUTE_ORDER(a)}), '') || ']' ${tokenAttributesFromSql(m, a, v)}) END ` +
-    `${metadataRowSql(t, m)}), 'null')`
+    `CASE WHEN ${m}.document_sha256 IS NULL THEN 'null' ELSE ` +
+    `(SELECT '[' || COALESCE(string_agg(${item}, ',' ORDER BY ${TOKEN_ATTRIBUTE_ORDER(a)}), '') || ']' ${tokenAttributesFromSql(m, a, v)}) END`
   );
-};
+});
 
-const metadata: Planned = (p, nodes, _args, t) => {
-  const m = p.alias('m');
+const metadata = overMetadata((p, nodes, m) => {
   const obj = objectFieldsSql(p, nodes, 'TokenMetadata', {
     status: jsonString(`${m}.status::text`),
     tokenURI: jsonNullableString(`${m}.token_uri`),
@@ -55,11 +50,10 @@ const metadata: Planned = (p, nodes, _args, t) => {
         message: jsonNullableString(`${m}.error_message`),
       })} END`,
   });
-  return `COALESCE((SELECT ${obj} ${metadataRowSql(t, m)}), 'null')`;
-};
+  return `CASE WHEN ${m}.collection_address IS NULL THEN 'null' ELSE ${obj} END`;
+});
 
-const rarity: Planned = (p, nodes, _args, t) => {
-  const m = p.alias('m');
+const rarity = overMetadata((p, nodes, m) => {
   const k = p.alias('k');
   const obj = objectFieldsSql(p, nodes, 'TokenRarity', {
     rank: jsonInt(`${m}.rarity_rank`),
@@ -69,22 +63,27 @@ const rarity: Planned = (p, nodes, _args, t) => {
     method: jsonString(`${k}.rarity_method`),
     version: jsonString(`${k}.rarity_version`),
   });
+  // the collection's run is read only for a ranked token
   return (
-    `COALESCE((SELECT ${obj} FROM token_metadata ${m} JOIN collection_metadata ${k} ON ${k}.collection_address = ${m}.collection_address ` +
-    `WHERE ${m}.collection_address = ${t}.collection_address AND ${m}.token_id = ${t}.token_id AND ${m}.rarity_rank IS NOT NULL AND ${k}.rarity_method IS NOT NULL), 'null')`
+    `CASE WHEN ${m}.rarity_rank IS NULL THEN 'null' ELSE COALESCE((SELECT ${obj} FROM collection_metadata ${k} ` +
+    `WHERE ${k}.collection_address = ${m}.collection_address AND ${k}.rarity_method IS NOT NULL), 'null') END`
   );
-};
+});
 
-/** Token's metadata fields, over a token row `t` (collection_address, token_id). */
+/** The token's metadata row, joined once to a token row `t` (collection_address, token_id) for all the fields below. */
+export const TOKEN_METADATA_ROW = (t: string, m: string) =>
+  `token_metadata ${m} ON ${m}.collection_address = ${t}.collection_address AND ${m}.token_id = ${t}.token_id`;
+
+/** Token's metadata fields, over its metadata row (TOKEN_METADATA_ROW, named `metadata` in the Token read type). */
 export const TOKEN_METADATA_FIELDS: Record<string, FieldRead<string>> = {
   name: documentField('name'),
   description: documentField('description'),
   image: documentField('image'),
   animationURL: documentField('animation_url'),
   externalURL: documentField('external_url'),
-  attributes: planned(attributes),
-  metadata: planned(metadata),
-  rarity: planned(rarity),
+  attributes,
+  metadata,
+  rarity,
 };
 
 /** Collection.attributes over the collections alias `t`: the trait panel (TRAIT_VALUE rows grouped by trait type). */

@@ -138,7 +138,8 @@ export class QueryPlan implements Planner {
     const fields = READ_TYPES[type].fields;
     const out = new Set<string>();
     for (const fieldNodes of collectFields(subSelections(nodes), type, this.scope).values()) {
-      for (const c of fields[fieldNodes[0]!.name.value]?.columns ?? []) out.add(c);
+      const decl = fields[fieldNodes[0]!.name.value];
+      if (decl && 'columns' in decl) for (const c of decl.columns) out.add(c);
     }
     return out;
   }
@@ -148,6 +149,8 @@ export class QueryPlan implements Planner {
     const read = READ_TYPES[type];
     const gqlType = this.schema.getType(type) as import('graphql').GraphQLObjectType;
     const parts: { key: string; sql: string }[] = [];
+    // the shared rows the selected fields read, each joined once for the whole object
+    const rows = new Map<string, string>();
     for (const [key, fieldNodes] of collectFields(subSelections(nodes), type, this.scope)) {
       const name = fieldNodes[0]!.name.value;
       if (name === '__typename') {
@@ -160,6 +163,10 @@ export class QueryPlan implements Planner {
         parts.push({ key, sql: this.island(type, fieldNodes, read.refetch.key(t)) });
       } else if (decl.kind === 'leaf') {
         parts.push({ key, sql: decl.json(t, this.nowSql) });
+      } else if (decl.kind === 'row') {
+        let r = rows.get(decl.row);
+        if (r === undefined) rows.set(decl.row, (r = this.alias(decl.row[0]!)));
+        parts.push({ key, sql: decl.json(this, fieldNodes, r) });
       } else if (decl.kind === 'planned') {
         parts.push({ key, sql: decl.plan(this, fieldNodes, this.args(gqlType.getFields()[name]!, fieldNodes[0]!), t) });
       } else if (decl.kind === 'object') {
@@ -172,7 +179,9 @@ export class QueryPlan implements Planner {
         parts.push({ key, sql: this.orderConnection(fieldNodes, args, decl.pin.bind(null, t), decl.pins) });
       }
     }
-    return jsonObjectSql(parts);
+    if (rows.size === 0) return jsonObjectSql(parts);
+    const joins = [...rows].map(([row, r]) => `LEFT JOIN ${read.rows![row]!(t, r)}`);
+    return `(SELECT ${jsonObjectSql(parts)} FROM (SELECT) ${this.alias('z')} ${joins.join(' ')})`;
   }
 
   private island(type: ReadTypeName, nodes: readonly FieldNode[], keySql: string): string {

@@ -12,6 +12,11 @@ import type { PlanParams } from './plan-params.js';
 export type FieldRead<Col extends string> =
   /** a value rendered by one SQL expression */
   | { kind: 'leaf'; columns: readonly Col[]; json: (t: string, now: () => string) => string }
+  /**
+   * a value rendered over one of the type's shared rows (ReadType.rows), under that row's alias `r`:
+   * the fields of an object that read one shared row join it once, not a sub-select each
+   */
+  | { kind: 'row'; row: string; json: (p: Planner, nodes: readonly FieldNode[], r: string) => string }
   /** one object of another read type: the SQL after SELECT ... (`FROM x a WHERE ...`), null allowed or not */
   | { kind: 'object'; type: ReadTypeName; columns: readonly Col[]; from: (t: string, a: string, now: () => string) => string; nullable: boolean }
   /** an order connection pinned to this row (Collection.orders; Account.orders pins the signer): a predicate over the orders alias */
@@ -28,6 +33,8 @@ export interface ReadType<Col extends string = string> {
   /** how the engine fetches one row of this type again to run a resolver-only field under it (none: every field renders) */
   refetch?: { field: string; arg: string; key: (t: string) => string };
   fields: Record<string, FieldRead<Col>>;
+  /** rows beside the type's own that several fields read, by name: the LEFT JOIN of row `r` to the row `t` (`table r ON ...`) */
+  rows?: Record<string, (t: string, r: string) => string>;
 }
 
 /** One page of a connection: rows of `table` as `o`, and what its pageInfo says. */

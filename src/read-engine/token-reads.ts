@@ -11,7 +11,7 @@ import { MAX_DEPTH_LEVELS, TOKEN_PAGE_RULES } from '../services/tokens.js';
 import { jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonObjectSql, jsonString, jsonUnixTime, orUnrenderable } from './json-sql.js';
 import type { FieldRead, Planner, ReadType } from './read-type.js';
 import { objectFieldsSql } from './object-fields.js';
-import { TOKEN_METADATA_FIELDS } from './metadata-reads.js';
+import { TOKEN_METADATA_FIELDS, TOKEN_METADATA_ROW } from './metadata-reads.js';
 import { collectFields, subSelections } from './selection.js';
 
 type Planned = Extract<FieldRead<string>, { kind: 'planned' }>['plan'];
@@ -92,6 +92,7 @@ export const COLLECTION_DEPTH: FieldRead<'address'> = {
 export const TOKEN_TYPE: ReadType = {
   // rows come from tokenRowsSql (the root planners below), over ownership and orders
   table: 'token_balances',
+  rows: { metadata: TOKEN_METADATA_ROW },
   fields: {
     id: leaf((t) => jsonGlobalId('Token', `${t}.collection_address || ':' || ${t}.token_id::text`)),
     collectionAddress: leaf((t) => jsonString(`${t}.collection_address`)),

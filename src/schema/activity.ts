@@ -11,6 +11,7 @@ import { builder } from './builder.js';
 import { Collection } from './collection.js';
 import { Order, OrderStatusEnum } from './order.js';
 import { Token } from './token.js';
+import { TraitFilterInput } from './trait.js';
 
 export const MarketEventTypeEnum = builder.enumType('MarketEventType', {
   description:
@@ -70,7 +71,7 @@ MarketEvent.implement({
   }),
 });
 
-type ActivityFilterField = 'collection' | 'tokenId' | 'account' | 'from' | 'to' | 'types' | 'since' | 'until';
+type ActivityFilterField = 'collection' | 'tokenId' | 'account' | 'from' | 'to' | 'types' | 'since' | 'until' | 'attributes';
 
 /** The activity filter's fields, less those a parent pins (Collection.activity, Token.activity, Account.activity). */
 function activityFilterInput(name: string, pinned: readonly ActivityFilterField[]) {
@@ -85,6 +86,11 @@ function activityFilterInput(name: string, pinned: readonly ActivityFilterField[
         types: t.field({ type: [MarketEventTypeEnum], required: false, description: 'any of these; default: all but RETRACTED, FLOOR_CHANGE and BEST_BID_CHANGE' }),
         since: t.field({ type: 'UnixTime', required: false, description: 'inclusive' }),
         until: t.field({ type: 'UnixTime', required: false, description: 'exclusive' }),
+        attributes: t.field({
+          type: [TraitFilterInput],
+          required: false,
+          description: "events of tokens carrying these traits (OR within a trait type, AND across; a collection's own events never match); with collection",
+        }),
       };
       for (const field of pinned) delete (all as Partial<typeof all>)[field];
       return all;
@@ -94,7 +100,7 @@ function activityFilterInput(name: string, pinned: readonly ActivityFilterField[
 
 const ActivityFilterInput = activityFilterInput('ActivityFilterInput', []);
 export const CollectionActivityFilterInput = activityFilterInput('CollectionActivityFilterInput', ['collection']);
-export const TokenActivityFilterInput = activityFilterInput('TokenActivityFilterInput', ['collection', 'tokenId']);
+export const TokenActivityFilterInput = activityFilterInput('TokenActivityFilterInput', ['collection', 'tokenId', 'attributes']);
 export const AccountActivityFilterInput = activityFilterInput('AccountActivityFilterInput', ['account']);
 
 export const MarketEventConnection = builder.connectionObject(

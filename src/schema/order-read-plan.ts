@@ -20,7 +20,7 @@ import {
 /** Field -> columns its resolver reads, from the read type's declaration (src/read-engine/read-types.ts). */
 const fieldColumns = <C extends string>(type: ReadType<C>): Record<string, readonly C[]> => ({
   __typename: [],
-  ...Object.fromEntries(Object.entries(type.fields).map(([name, f]) => [name, f.columns])),
+  ...Object.fromEntries(Object.entries(type.fields).map(([name, f]) => [name, 'columns' in f ? f.columns : []])),
 });
 const ORDER_FIELD_COLUMNS = fieldColumns<OrderColumn>(ORDER_TYPE);
 const COLLECTION_FIELD_COLUMNS = fieldColumns<CollectionColumn>(COLLECTION_TYPE);

@@ -11,6 +11,7 @@ import { toUintString, weiToEther } from '../domain/uint256.js';
 import { orderArgumentsError } from './argument-problems.js';
 import { builder } from './builder.js';
 import { orderReadPlan } from './order-read-plan.js';
+import { TraitFilterInput } from './trait.js';
 
 export const OrderStatusEnum = builder.enumType('OrderStatus', {
   description: 'Spec 3. A live order past its endTime reads as EXPIRED.',
@@ -43,6 +44,11 @@ export const OrderFilterInput = builder.inputType('OrderFilterInput', {
     startTime: t.field({ type: 'UnixTime', required: false, description: 'orders whose startTime is at or after this' }),
     endTime: t.field({ type: 'UnixTime', required: false, description: 'orders whose endTime is at or before this' }),
     status: t.field({ type: [OrderStatusEnum], required: false, description: 'any of these statuses' }),
+    attributes: t.field({
+      type: [TraitFilterInput],
+      required: false,
+      description: 'orders on tokens carrying these traits (OR within a trait type, AND across; collection offers never match); needs the collection or the signer',
+    }),
   }),
 });
 

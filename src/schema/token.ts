@@ -11,7 +11,7 @@ import { Collection } from './collection.js';
 import { BookDepthRef, BookSideEnum } from './depth.js';
 import { Sale } from './discovery.js';
 import { Order } from './order.js';
-import { AttributeKindEnum } from './trait.js';
+import { AttributeKindEnum, TraitFilterInput } from './trait.js';
 import { parseTokenTraitFilter, TOKEN_FILTER_LIMITS } from '../domain/token-filter.js';
 import type { TokenAttributeRow, TokenMetadataRow } from '../services/token-metadata.js';
 
@@ -177,10 +177,6 @@ const TokenSortEnum = builder.enumType('TokenSort', {
   values: TOKEN_SORTS,
 });
 
-const TraitFilterInput = builder.inputType('TraitFilterInput', {
-  description: 'Tokens whose trait of this type has one of these values (values as Token.attributes shows them)',
-  fields: (t) => ({ traitType: t.string({ required: true }), values: t.stringList({ required: true }) }),
-});
 const TraitRangeInput = builder.inputType('TraitRangeInput', {
   description: 'Tokens whose NUMBER or DATE trait of this type lies within [min, max] (either bound may be left out)',
   fields: (t) => ({ traitType: t.string({ required: true }), min: t.float({ required: false }), max: t.float({ required: false }) }),

@@ -66,3 +66,9 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, ctx) => ctx.services.tokenMetadata.refresh(args.collection, args.tokenId == null ? null : args.tokenId.toString()),
   }),
 }));
+
+/** One trait condition of a filter: tokens, orders or events of tokens carrying one of the values. */
+export const TraitFilterInput = builder.inputType('TraitFilterInput', {
+  description: 'Tokens whose trait of this type has one of these values (values as Token.attributes shows them)',
+  fields: (t) => ({ traitType: t.string({ required: true }), values: t.stringList({ required: true }) }),
+});

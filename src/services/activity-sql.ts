@@ -3,6 +3,7 @@
 // and the order (ids newest first).
 import { MARKET_EVENT_TYPES, type ActivityFilter, type ActivityQuery } from '../domain/activity-query.js';
 import type { Params } from './order-page-sql.js';
+import { traitConditionsSql } from './trait-conditions-sql.js';
 
 /**
  * Which events concern a collection, a token of it, an account (sender or receiver), over the
@@ -28,6 +29,7 @@ export function activityFilterSql(f: ActivityFilter, p: Params, e: string): stri
   if (f.types.length < MARKET_EVENT_TYPES.length) and.push(`${e}.type IN (${f.types.map((t) => `'${t}'`).join(', ')})`);
   if (f.since !== undefined) and.push(`${e}.created_at >= to_timestamp(${p.add(f.since.toString(), '::bigint')})`);
   if (f.until !== undefined) and.push(`${e}.created_at < to_timestamp(${p.add(f.until.toString(), '::bigint')})`);
+  if (f.attributes) and.push(...traitConditionsSql(f.attributes, `${e}.collection_address`, `${e}.token_id`, (v, cast) => p.add(v, cast)));
   // what a reorg undid is no longer activity (its RETRACTED row says so to those who ask for it)
   and.push(`NOT EXISTS (SELECT 1 FROM market_events r WHERE r.retracts_id = ${e}.id)`);
   return and;

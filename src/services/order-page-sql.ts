@@ -5,6 +5,7 @@
 // are held equal by test/services/order-read-paths.test.ts.
 import { LIVE_STATUSES, type OrderStatusName } from '../domain/order-status.js';
 import type { OrderFilter, OrderQuery, OrderSort } from '../domain/order-query.js';
+import { traitConditionsSql } from './trait-conditions-sql.js';
 
 /** An order column the API can read: its SQL expression and the key it has in a row. */
 export interface ColumnSpec {
@@ -121,6 +122,8 @@ export function filterSql(f: OrderFilter, now: () => string, p: Params, o = 'o')
   if (f.priceMax !== undefined) and.push(`${o}.price <= ${p.add(f.priceMax.toString(), '::numeric')}`);
   if (f.startTime !== undefined) and.push(`${o}.start_time >= ${p.add(f.startTime.toString(), '::bigint')}`);
   if (f.endTime !== undefined) and.push(`${o}.end_time <= ${p.add(f.endTime.toString(), '::bigint')}`);
+  // the order's own collection: the filter needs a collection or a signer, never scans the book
+  if (f.attributes) and.push(...traitConditionsSql(f.attributes, `${o}.collection_address`, `${o}.token_id`, (v, cast) => p.add(v, cast)));
   if (f.statuses?.length) {
     // one parameter, added only if a status needs it (an unused parameter has no type: an error)
     let param: string | undefined;

@@ -2,6 +2,7 @@
 // listOrderPage is the read path every request takes (one SQL statement, ./order-page-sql.ts);
 // listOrders is the Prisma implementation it replaced, kept as the reference the fast path is
 // tested against (test/services/order-read-paths.test.ts).
+import type { TraitCondition } from '../domain/token-filter.js';
 import { ServiceError } from '../domain/errors.js';
 import type { OrderQuery } from '../domain/order-query.js';
 import type { Order, Prisma } from '../generated/prisma/client.js';
@@ -73,6 +74,7 @@ export function createOrderService(deps: ServiceDeps) {
     if (q.fromEnd || q.before) throw new ServiceError('BAD_REQUEST', 'the reference read path pages forward only');
     const now = nowSeconds(deps);
     const where: Prisma.OrderWhereInput[] = [whereFilter(q.filter, now)];
+    if (q.filter.attributes) where.push(await whereTokensCarry(q.filter.attributes, q.filter.collection));
     if (q.cursor) {
       const c = await prisma.order.findUnique({ where: { hash: q.cursor }, select: { id: true, price: true, endTime: true } });
       if (!c) throw new ServiceError('INVALID_CURSOR', `pagination cursor ${q.cursor} is not the hash of a known order`);
@@ -85,6 +87,22 @@ export function createOrderService(deps: ServiceDeps) {
       take: q.first + 1,
     })) as Order[];
     return { orders: rows.slice(0, q.first), hasNextPage: rows.length > q.first, hasPreviousPage: q.cursor !== undefined };
+  }
+
+  /** The tokens carrying every trait condition, found first: the reference's own way, not the SQL path's probe. */
+  async function whereTokensCarry(conditions: readonly TraitCondition[], collection?: string): Promise<Prisma.OrderWhereInput> {
+    const found = await Promise.all(
+      conditions.map((c) =>
+        prisma.tokenAttribute.findMany({
+          where: { traitType: c.traitType, value: { in: [...c.values] }, ...(collection ? { collectionAddress: collection } : {}) },
+          select: { collectionAddress: true, tokenId: true },
+        }),
+      ),
+    );
+    const key = (r: { collectionAddress: string; tokenId: { toFixed(): string } }) => `${r.collectionAddress}:${r.tokenId.toFixed()}`;
+    const sets = found.map((rows) => new Set(rows.map(key)));
+    const tokens = (found[0] ?? []).filter((r) => sets.every((set) => set.has(key(r)))).map((r) => ({ collectionAddress: r.collectionAddress, tokenId: r.tokenId.toFixed() }));
+    return tokens.length ? { OR: tokens } : { id: { lt: 0n } };
   }
 
   async function getOrder(hash: string, selection: OrderSelection = {}): Promise<Order | null> {

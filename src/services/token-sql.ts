@@ -10,6 +10,7 @@
 // Bids count the offers that can fill the token: standard-sale token offers on it and the
 // collection's collection offers (StrategyAnyItemFromCollectionForFixedPrice, any token id).
 
+import { traitConditionsSql } from './trait-conditions-sql.js';
 import { highestOldestSql } from '../db/highest-oldest-sql.js';
 import { hasTraitFilter, type TokenTraitFilter } from '../domain/token-filter.js';
 
@@ -137,7 +138,7 @@ export function tokenPageRowsSql(
   // the value, so a page walks its candidates and stops when it is full.
   const probe = (t: string, where: string) => `COALESCE((SELECT true FROM token_attributes x WHERE x.collection_address = ${collection} AND x.token_id = ${t}.token_id AND ${where} LIMIT 1), false)`;
   const conds = (t: string) => [
-    ...f.attributes.map((a) => probe(t, `x.trait_type = ${add(a.traitType, '::text')} AND x.value = ANY(${add(a.values, '::text[]')})`)),
+    ...traitConditionsSql(f.attributes, collection, `${t}.token_id`, add, 'probe'),
     ...f.ranges.map((r) =>
       probe(
         t,

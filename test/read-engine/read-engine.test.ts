@@ -118,9 +118,21 @@ const connectionArgs = (pinned: boolean) =>
       status: fc.option(fc.subarray([...ORDER_STATUSES], { minLength: 1, maxLength: 3 }), { nil: undefined }),
       collection: fc.option(fc.constantFrom(...fixtureCollections), { nil: undefined }),
       priceMin: fc.option(fc.constantFrom('0', '1000000000000000000'), { nil: undefined }),
+      // trait conditions over the metadata fixture (OR within a type, AND across; none: no token matches)
+      traits: fc.option(
+        fc.constantFrom(
+          '{ traitType: "Background", values: ["Gold", "Blue"] }',
+          '{ traitType: "Background", values: ["Blue"] }, { traitType: "Eyes", values: ["Laser"] }',
+          '{ traitType: "Eyes", values: ["Calm", "none"] }',
+          '{ traitType: "Background", values: ["Red \\"quoted\\""] }',
+          '{ traitType: "Nothing", values: ["x"] }',
+        ),
+        { nil: undefined },
+      ),
     })
     .map((a) => {
       const filter = [
+        a.traits === undefined ? '' : `attributes: [${a.traits}]`,
         a.ask === undefined ? '' : `isOrderAsk: ${a.ask}`,
         a.status ? `status: [${a.status.join(', ')}]` : '',
         a.collection && !pinned ? `collection: "${a.collection}"` : '',
@@ -210,7 +222,11 @@ const collectionsRoot = fc
     return `collections(${args.join(', ')}) { ${a.count ? 'totalCount ' : ''}edges { cursor node { ${a.node} } } ${a.info ?? ''} }`;
   });
 
-const TOKEN_LEAVES = Object.entries(READ_TYPES.Token.fields).filter(([, d]) => d.kind === 'leaf').map(([n]) => n);
+// a token's document fields are scalars read over its shared metadata row
+const TOKEN_LEAVES = Object.entries(READ_TYPES.Token.fields)
+  .filter(([n, d]) => d.kind === 'leaf' || (d.kind === 'row' && !['attributes', 'metadata', 'rarity'].includes(n)))
+  .map(([n]) => n);
+const TOKEN_METADATA_OBJECTS = ['attributes { traitType value kind tokenCount }', 'metadata { status tokenURI error { code } }', 'rarity { rank score maxRank }'];
 const depthSel = fc
   .record({
     side: fc.constantFrom('ASK', 'BID'),
@@ -229,10 +245,12 @@ const tokenSel = (d: number): fc.Arbitrary<string> =>
       sale: fc.option(leaves(SALE_LEAVES, 'Sale'), { nil: undefined }),
       collection: d > 0 ? fc.option(collectionSel(0), { nil: undefined }) : fc.constant(undefined),
       depth: fc.option(depthSel, { nil: undefined }),
+      meta: fc.subarray(TOKEN_METADATA_OBJECTS),
     })
     .map((a) =>
       [
         a.leaves,
+        ...a.meta,
         a.owners ? `owners { ${a.owners.join(' ')} }` : '',
         a.ask ? `bestAsk { ${a.ask} }` : '',
         a.bid ? `bestBid { ${a.bid} }` : '',
