@@ -19,6 +19,7 @@ import { silentSteps, type StartupSteps } from './startup-steps.js';
 import { createIndexerRuntime, type IndexerRuntime } from './chain/indexer/indexer-state.js';
 import { startKeptRankingKeys } from './services/kept-ranking-keys.js';
 import { startEventLogRetention } from './services/event-log-retention.js';
+import { startTraitFloorEvents } from './services/trait-floor-events.js';
 import { startWebhookWorker } from './services/webhook-runtime.js';
 import { startMetadataWorker } from './services/metadata-runtime.js';
 import { createServices, type Services } from './services/index.js';
@@ -192,6 +193,7 @@ export async function boot(configured: Config, logger: Logger, opts: BootOptions
     // every instance may run it: a run that finds the lock taken does nothing
     const rankingKeys = opts.rankingKeysEveryMs ? startKeptRankingKeys(services.keptRankingKeys, opts.rankingKeysEveryMs, logger) : undefined;
     const retention = startEventLogRetention(services.deps, logger);
+    const traitFloors = startTraitFloorEvents(services.traitFloors, config.eventLog.traitFloorEveryMs, logger);
     const webhookWorker = startWebhookWorker(services, logger);
     const metadataWorker = opts.metadataWorker === false ? null : startMetadataWorker(services, logger);
     const verifier = signatures;
@@ -213,6 +215,7 @@ export async function boot(configured: Config, logger: Logger, opts: BootOptions
         await rankingKeys?.stop();
         services.indexedBlock.stop();
         retention?.stop();
+        await traitFloors?.stop();
         await webhookWorker?.stop();
         await metadataWorker?.stop();
         await services.eventStream.drain();

@@ -136,6 +136,9 @@ const serving = {
   EVENT_STREAM_POLL_MS: int(1000, 20, 60_000).describe(
     'an open `marketEvents` subscription reads the event log at least this often; new events wake it sooner through the event bus (Redis across instances), so this bounds the delay only while Redis is down or for writes the bus does not announce',
   ),
+  TRAIT_FLOOR_EVENTS_MS: int(1000, 0, 3_600_000).describe(
+    'how often a trait value\'s floor moves are written to the event log as `TRAIT_FLOOR_CHANGE` (docs/metadata.md); `0` turns them off. The trait panel reads floors live either way',
+  ),
   EVENT_LOG_RETENTION_DAYS: int(0, 0, 36_500).describe(
     'events older than this many days are pruned from the market event log (in small batches, every few minutes); `0` keeps the whole log, which activity pages and histories need. A subscriber resuming from a pruned event gets `CURSOR_EXPIRED`',
   ),
@@ -479,7 +482,7 @@ function configFrom(e: Env, network: Network) {
     databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     /** the market event log as a stream (src/services/market-event-stream.ts) and its retention */
-    eventLog: { streamPollMs: e.EVENT_STREAM_POLL_MS, retentionDays: e.EVENT_LOG_RETENTION_DAYS },
+    eventLog: { streamPollMs: e.EVENT_STREAM_POLL_MS, retentionDays: e.EVENT_LOG_RETENTION_DAYS, traitFloorEveryMs: e.TRAIT_FLOOR_EVENTS_MS },
     /** a folder for the embedded database, or 'memory' */
     dataDir: e.DATA_DIR,
     seed: e.SEED,

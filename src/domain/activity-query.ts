@@ -18,6 +18,7 @@ export const MARKET_EVENT_TYPES = [
   'FLOOR_CHANGE',
   'BEST_BID_CHANGE',
   'METADATA_UPDATE',
+  'TRAIT_FLOOR_CHANGE',
 ] as const;
 export type MarketEventType = (typeof MARKET_EVENT_TYPES)[number];
 
@@ -38,11 +39,12 @@ export const MARKET_EVENT_CAUSES = [
 ] as const;
 
 /**
- * The moves of a collection's floor and best bid (what the book's events did to its summary, not
- * something that happened to an order or a token) and the changes of a token's metadata document.
+ * The moves of a collection's floor and best bid and of a trait value's floor (what the book's
+ * events did to its summary, not something that happened to an order or a token) and the changes
+ * of a token's metadata document.
  * Streams and webhooks carry them; activity pages list them only when asked for by type.
  */
-export const MARKET_CHANGE_TYPES: readonly MarketEventType[] = ['FLOOR_CHANGE', 'BEST_BID_CHANGE', 'METADATA_UPDATE'];
+export const MARKET_CHANGE_TYPES: readonly MarketEventType[] = ['FLOOR_CHANGE', 'BEST_BID_CHANGE', 'METADATA_UPDATE', 'TRAIT_FLOOR_CHANGE'];
 
 /** Without a type filter: everything that happened and still stands (RETRACTED rows and market changes only when asked for). */
 export const DEFAULT_EVENT_TYPES: readonly MarketEventType[] = MARKET_EVENT_TYPES.filter((t) => t !== 'RETRACTED' && !MARKET_CHANGE_TYPES.includes(t));

@@ -155,6 +155,8 @@ export const MARKET_EVENT_TYPE: ReadType = {
     txHash: leaf([], nullableText('tx_hash')),
     logIndex: leaf([], (t) => `COALESCE((${t}.log_index)::text, 'null')`),
     retractsEventId: leaf([], (t) => jsonNullableString(`${t}.retracts_id::text`)),
+    traitType: leaf([], nullableText('trait_type')),
+    traitValue: leaf([], nullableText('trait_value')),
     createdAt: leaf([], (t) => `floor(extract(epoch FROM ${t}.created_at))::bigint::text`),
   },
 };

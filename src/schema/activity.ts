@@ -16,7 +16,8 @@ import { TraitFilterInput } from './trait.js';
 export const MarketEventTypeEnum = builder.enumType('MarketEventType', {
   description:
     'What happened (docs/activity.md). RETRACTED: a reorg undid the event named by retractsEventId. FLOOR_CHANGE: the collection floor moved to price ' +
-    '(null: nothing listed). BEST_BID_CHANGE: the collection\'s best live bid (Collection.topBid) moved to price, order its order (null: no bid left).',
+    '(null: nothing listed). BEST_BID_CHANGE: the collection\'s best live bid (Collection.topBid) moved to price, order its order (null: no bid left). ' +
+    'TRAIT_FLOOR_CHANGE: the floor of the tokens carrying traitType = traitValue moved to price (null: none listed). METADATA_UPDATE: a token\'s metadata document changed.',
   values: MARKET_EVENT_TYPES,
 });
 
@@ -58,6 +59,8 @@ MarketEvent.implement({
     order: t.field({ type: Order, nullable: true, description: 'the order as it is now (its current status)', resolve: (e, _args, ctx) => (e.orderHash ? orderLoader(ctx).load(e.orderHash) : null) }),
     from: t.field({ type: 'Address', nullable: true, description: 'the sender, seller or maker', resolve: (e) => e.fromAddress }),
     to: t.field({ type: 'Address', nullable: true, description: 'the receiver or buyer; null for orders', resolve: (e) => e.toAddress }),
+    traitType: t.string({ nullable: true, description: 'TRAIT_FLOOR_CHANGE: the trait type whose value\'s floor moved', resolve: (e) => e.traitType }),
+    traitValue: t.string({ nullable: true, description: 'TRAIT_FLOOR_CHANGE: the trait value whose floor moved', resolve: (e) => e.traitValue }),
     price: t.field({ type: 'Uint256', nullable: true, description: 'wei: the order or sale price', resolve: (e) => e.price }),
     priceEth: t.string({ nullable: true, description: 'price in ETH, exact decimal for display', resolve: (e) => (e.price === null ? null : weiToEther(e.price)) }),
     amount: t.field({ type: 'Uint256', nullable: true, resolve: (e) => e.amount }),
@@ -83,7 +86,7 @@ function activityFilterInput(name: string, pinned: readonly ActivityFilterField[
         account: t.field({ type: 'Address', required: false, description: 'as sender or receiver (the maker of an order)' }),
         from: t.field({ type: 'Address', required: false, description: 'the sender, seller or maker' }),
         to: t.field({ type: 'Address', required: false, description: 'the receiver or buyer' }),
-        types: t.field({ type: [MarketEventTypeEnum], required: false, description: 'any of these; default: all but RETRACTED, FLOOR_CHANGE and BEST_BID_CHANGE' }),
+        types: t.field({ type: [MarketEventTypeEnum], required: false, description: 'any of these; default: all but RETRACTED, FLOOR_CHANGE, BEST_BID_CHANGE, METADATA_UPDATE and TRAIT_FLOOR_CHANGE' }),
         since: t.field({ type: 'UnixTime', required: false, description: 'inclusive' }),
         until: t.field({ type: 'UnixTime', required: false, description: 'exclusive' }),
         attributes: t.field({

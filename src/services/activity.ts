@@ -24,6 +24,9 @@ export interface MarketEventRow {
   txHash: string | null;
   logIndex: number | null;
   retractsId: string | null;
+  /** TRAIT_FLOOR_CHANGE only: the trait value whose floor moved */
+  traitType: string | null;
+  traitValue: string | null;
   createdAt: Date;
 }
 
@@ -43,7 +46,7 @@ export const ACTIVITY_COLUMNS = `e.id::text AS "id", e.type::text AS "type", e.c
   e.token_id::text AS "tokenId", e.order_hash AS "orderHash", e.from_address AS "fromAddress", e.to_address AS "toAddress",
   e.price::text AS "price", e.amount::text AS "amount", e.old_status::text AS "oldStatus", e.new_status::text AS "newStatus",
   e.block_number::text AS "blockNumber", e.tx_hash AS "txHash", e.log_index AS "logIndex", e.retracts_id::text AS "retractsId",
-  e.created_at AS "createdAt"`;
+  e.trait_type AS "traitType", e.trait_value AS "traitValue", e.created_at AS "createdAt"`;
 
 /** A request's statement batch reads rows as JSON, where a timestamp is text. */
 const withDates = (rows: MarketEventRow[]) => rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt) }));

@@ -20,6 +20,7 @@ import { createReadFallbacks } from './read-fallbacks.js';
 import { createReadTemplates } from './read-templates.js';
 import { createSaleHistoryService } from './sale-history.js';
 import { createKeptRankingKeys } from './kept-ranking-keys.js';
+import { createTraitFloorEvents } from './trait-floor-events.js';
 import { createSalesService } from './sales.js';
 import { createStatsService } from './stats.js';
 import { observeSubmissions } from './submission-outcomes.js';
@@ -53,6 +54,7 @@ export function createServices(deps: ServiceDeps) {
     eventStream: createMarketEventStreamService(deps),
     webhooks: createWebhookService(deps),
     tokenMetadata: createTokenMetadataService(deps),
+    traitFloors: createTraitFloorEvents(deps),
     readFallbacks: createReadFallbacks(),
     readTemplates: createReadTemplates(),
   };

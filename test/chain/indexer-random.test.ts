@@ -343,8 +343,11 @@ async function runMarket() {
     } else {
       await act();
       done++;
-      // the metadata worker reads what is due now and then
-      if (metaRnd.next() < 0.15) await metaWorker.runOnce();
+      // the metadata worker reads what is due now and then, and the trait floor pass follows the log
+      if (metaRnd.next() < 0.15) {
+        await metaWorker.runOnce();
+        await app.services.traitFloors.runOnce();
+      }
     }
   }
   // a last block, so a time jump at the end reaches the chain too
@@ -520,6 +523,7 @@ describe(`chain indexer and market reads against a chain oracle, random actions 
     );
     expect(res.errors).toBeUndefined();
     const problems: string[] = [];
+    const oracleFloors = new Map<string, string | null>();
     let compared = 0;
     let withFloor = 0;
     const expectedPairs = new Set([...truth.values()].flatMap((t) => Object.entries(t).map(([k, v]) => `${k}=${v}`)));
@@ -536,10 +540,23 @@ describe(`chain indexer and market reads against a chain oracle, random actions 
         if (floor) withFloor++;
         if (v.tokenCount !== ids.length) problems.push(`${type.traitType}=${v.value} count ${v.tokenCount}, chain ${ids.length}`);
         if (v.floorPrice !== floor) problems.push(`${type.traitType}=${v.value} floor ${v.floorPrice}, oracle ${floor}`);
+        oracleFloors.set(`${type.traitType}=${v.value}`, floor);
         if (v.bestBidPrice !== best) problems.push(`${type.traitType}=${v.value} best bid ${v.bestBidPrice}, oracle ${best}`);
       }
     }
-    console.log(`trait panel: ${compared} comparisons over ${gotPairs.size} trait values (${withFloor} with a floor), ${run.uriChanges} token URI changes, 3 on the replaced branch`);
+    // the log's TRAIT_FLOOR_CHANGE events, read after a pass: each value's last one states the oracle's floor
+    await app.services.traitFloors.runOnce();
+    const moves = await app.db.sql.query<{ k: string; price: string | null }>(
+      `SELECT DISTINCT ON (trait_type, trait_value) trait_type || '=' || trait_value AS k, price::text AS price FROM market_events
+        WHERE type = 'TRAIT_FLOOR_CHANGE' AND collection_address = $1 ORDER BY trait_type, trait_value, id DESC`,
+      [c.addresses.erc721],
+    );
+    const announced = new Map(moves.map((m) => [m.k, m.price]));
+    for (const [k, floor] of oracleFloors) {
+      compared++;
+      if ((announced.get(k) ?? null) !== floor) problems.push(`${k} last TRAIT_FLOOR_CHANGE ${announced.get(k)}, oracle ${floor}`);
+    }
+    console.log(`trait panel: ${compared} comparisons over ${gotPairs.size} trait values (${withFloor} with a floor), ${run.uriChanges} token URI changes, 3 on the replaced branch, ${moves.length} values with floor events`);
     expect(problems).toEqual([]);
     expect(withFloor).toBeGreaterThan(0);
     expect(run.uriChanges).toBeGreaterThan(10);
