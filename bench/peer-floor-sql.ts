@@ -8,6 +8,22 @@
 import { DEFAULT_COLLECTION_NAME } from '../src/domain/collection-input.js';
 import { CHAIN_FINAL_STATUSES } from '../src/domain/order-status.js';
 
+/**
+ * The settings of the floor server's connections: the session settings the service under test
+ * plans with (src/db/database.ts), so the floor is the best a hand-written server does on the same
+ * server: JIT off (these statements run in about a millisecond; compiling them would cost more),
+ * no parallel workers, and random pages costed at 1.1 (the pages these reads touch are in memory;
+ * at the default 4 a generic plan, planned for a collection of average size, bitmap-scans and
+ * sorts the busiest collection's asks instead of reading its index in order:
+ * bench/peer-generic-plans.ts prints both). The plan cache is PostgreSQL's default (`auto`), so a
+ * named statement may run on a generic plan from its sixth execution; it is not forced either way.
+ */
+export const FLOOR_SETTINGS: Readonly<Record<string, string>> = { jit: 'off', max_parallel_workers_per_gather: '0', random_page_cost: '1.1' };
+/** FLOOR_SETTINGS as a connection's startup options */
+export const FLOOR_CONNECTION_OPTIONS = Object.entries(FLOOR_SETTINGS)
+  .map(([k, v]) => `-c ${k}=${v}`)
+  .join(' ');
+
 /** What the floor statements need besides the request's variables (from the app's configuration). */
 export interface FloorContext {
   /** standard-sale strategies: the floor price counts only these listings */
@@ -15,6 +31,11 @@ export interface FloorContext {
   /** collection-offer strategies: a collection offer can fill any token of its collection */
   collectionOffer: string[];
   rewards: { enabled: boolean; points: number[]; maxAgeSeconds: number };
+}
+
+/** The floor's context from the app's configuration (src/config.ts loadConfig). */
+export function floorContext(config: { network: { strategies: { standardSale: string[]; collectionOffer: string[] } }; listingRewards: FloorContext['rewards'] }): FloorContext {
+  return { standard: config.network.strategies.standardSale, collectionOffer: config.network.strategies.collectionOffer, rewards: config.listingRewards };
 }
 
 /** The instant of one request: unix seconds (order liveness) and ISO with milliseconds (sales windows). */

@@ -17,14 +17,12 @@
 // reference their collection counts (trait_values, keyed by collection, trait type and value) by
 // no constraint either: a `@foreignKey` smart tag gives each trait its count as a relation, which
 // PostGraphile reads through trait_values' primary key as a foreign key would be.
-// Its statements are prepared (its default, kept). With skewed data (one collection holding 6% of
-// the book) PostgreSQL's plan cache may turn a prepared statement into a generic plan after five
-// executions, planned for an average collection: a bitmap scan and sort of the hot collection's
-// whole book instead of its first rows in index order (seen at 1M orders; whether PostgreSQL
-// switches depends on its cost estimates, so runs differed). The bench therefore sets
-// plan_cache_mode (default force_custom_plan) on its connections, as on the SQL floor's. This
-// service runs as configured (PostgreSQL's default, auto); where it prepares its statements, the
-// bench's EXPLAIN shows the plan its connections keep after five executions.
+// Its statements are prepared (its default) and its connections keep PostgreSQL's defaults
+// (plan_cache_mode auto, JIT as the server has it), as its users run it: nothing is set on them.
+// On this skewed market (one collection holding a large share of the book) PostgreSQL may turn a
+// prepared statement into a generic plan made for an average collection after five executions;
+// where it does, the bench's EXPLAIN shows the plan its connections settle on, and
+// bench/peer-generic-plans.ts prints both plans of the same page.
 // PostGraphile lives in its own package (bench/peer, CommonJS, Node >= 22): loaded with require.
 import { createRequire } from 'node:module';
 
@@ -43,9 +41,7 @@ function polyfillWithResolvers() {
 }
 
 /** The PostGraphile instance over `connectionString` (a `pgl` with createServ/getSchema). */
-export function makePostGraphile(connectionString: string, opts: { poolMaxSize?: number; planCacheMode?: string } = {}): any {
-  const url = new URL(connectionString);
-  if (opts.planCacheMode) url.searchParams.set('options', `-c plan_cache_mode=${opts.planCacheMode}`);
+export function makePostGraphile(connectionString: string, opts: { poolMaxSize?: number } = {}): any {
   polyfillWithResolvers();
   const peer = createRequire(new URL('./peer/package.json', import.meta.url));
   const { postgraphile } = peer('postgraphile');
@@ -82,7 +78,7 @@ export function makePostGraphile(connectionString: string, opts: { poolMaxSize?:
   return postgraphile({
     extends: [PostGraphileAmberPreset],
     plugins: [SmartTags, LiveOrdersCondition],
-    pgServices: [makePgService({ connectionString: url.toString(), schemas: ['public'], poolMaxSize: opts.poolMaxSize ?? 10 })],
+    pgServices: [makePgService({ connectionString, schemas: ['public'], poolMaxSize: opts.poolMaxSize ?? 10 })],
     grafserv: { graphqlPath: '/graphql', graphiql: false, watch: false },
     grafast: { explain: false },
   });

@@ -3,10 +3,14 @@
 //   app          this service (boot() of the real app) over DATABASE_URL or DATA_DIR (the bench
 //                serves dist/ instead, as npm start does; this mode is for --app tsx and read-levers)
 //   postgraphile PostGraphile v5 as bench/peer-postgraphile.ts configures it, over the same tables
-// (PEER_PLAN_CACHE_MODE: plan_cache_mode of its connections and of the floor's)
-//   floor        the hand-written SQL floor: POST /<shape key> {variables} runs that shape's one
-//                statement (bench/peer-floor-sql.ts, a prepared statement per connection) and
-//                sends the JSON text PostgreSQL built, through node:http
+//   floor        the hand-written server: POST /<shape key> {variables} runs that shape's one
+//                statement (bench/peer-floor-sql.ts) and sends the JSON text PostgreSQL built,
+//                through node:http and pg. The statement is prepared under a name, so each
+//                connection parses it once and PostgreSQL's plan cache (plan_cache_mode auto, its
+//                default) may keep a generic plan after five executions; JIT is off on its
+//                connections (compiling costs more than these statements run). Where a generic
+//                plan would be wrong for a skewed collection, bench/peer-generic-plans.ts shows
+//                both plans: the floor is not given force_custom_plan to hide it.
 // Each counts (and on request records) the SQL statements it sends and reports its port over IPC.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,7 +36,7 @@ if (mode === 'app') {
   const { makePostGraphile } = await import('./peer-postgraphile.js');
   const { createRequire } = await import('node:module');
   const { grafserv } = createRequire(new URL('./peer/package.json', import.meta.url))('postgraphile/grafserv/node');
-  const pgl = makePostGraphile(process.env.DATABASE_URL!, { planCacheMode: process.env.PEER_PLAN_CACHE_MODE || undefined });
+  const pgl = makePostGraphile(process.env.DATABASE_URL!);
   const serv = pgl.createServ(grafserv);
   const server = createServer();
   serv.addTo(server);
@@ -41,13 +45,13 @@ if (mode === 'app') {
 } else if (mode === 'floor') {
   const pg = (await import('pg')).default;
   const { SHAPES } = await import('./peer-shapes.js');
+  const { FLOOR_CONNECTION_OPTIONS, floorContext } = await import('./peer-floor-sql.js');
   const { loadConfig } = await import('../src/config.js');
   // the same configuration the app reads (network strategies, listing rewards)
   const config = loadConfig({ ...BENCH_APP_ENV, DATABASE_URL: process.env.DATABASE_URL! });
-  const ctx = { standard: config.network.strategies.standardSale, collectionOffer: config.network.strategies.collectionOffer, rewards: config.listingRewards };
+  const ctx = floorContext(config);
   const byPath = new Map(SHAPES.map((s) => [`/${s.key}`, s]));
-  const mode = process.env.PEER_PLAN_CACHE_MODE;
-  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL!, max: 10, ...(mode ? { options: `-c plan_cache_mode=${mode}` } : {}) });
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL!, max: 10, options: FLOOR_CONNECTION_OPTIONS });
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
