@@ -261,7 +261,7 @@ const database = {
   ),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(10_000, 0, 3_600_000).describe('PostgreSQL ends a transaction left idle this long, releasing its locks; `0`: no limit'),
   DATABASE_SESSION_TIMEOUT_MS: int(60_000, 0, 3_600_000).describe(
-    'per statement on dedicated sessions (migrations waiting on their lock, the indexer); `0`: no limit',
+    'per statement on dedicated sessions (the indexer\'s batches); `0`: no limit. Migrations have none: an index build takes as long as its table needs',
   ),
   DATABASE_REPLICA_URL: url(
     POSTGRES_URL,

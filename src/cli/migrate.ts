@@ -17,6 +17,7 @@ await runCommand(async (config) => {
     if (db.kind === 'postgres') await waitForDatabase(db, { seconds: config.databaseWaitSeconds });
     const r = await migrate(db.sql);
     console.log(`${db.describe}: applied ${r.applied.length} (${r.applied.join(', ') || 'none'}), ${r.alreadyApplied.length} already applied; repeatable steps run: ${r.repeated.join(', ') || 'none'}`);
+    if (r.newer.length) console.log(`the database has migrations of a newer release (${r.newer.join(', ')}): its repeatable steps were left alone`);
   } finally {
     await db.close();
   }

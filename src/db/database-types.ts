@@ -41,6 +41,6 @@ export interface DatabaseTimeouts {
   statementMs: number;
   /** a transaction left idle this long is ended by the server, releasing its locks */
   idleInTransactionMs: number;
-  /** per statement on dedicated sessions (migrations waiting on the migration lock, the indexer) */
+  /** per statement on dedicated sessions (the indexer's batches; migrations set none: SessionOptions) */
   sessionMs: number;
 }

@@ -135,8 +135,9 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
       return (await on.query(config)).rows as T[];
     },
     ...(q === pool ? { genericPlan: (sql: string, paramCount: number) => genericPlan(genericPool(), sql, paramCount) } : {}),
-    withSession: async (fn) => {
+    withSession: async (fn, sessionOpts) => {
       if (q !== pool) return fn(runnerFor(q, queryTimeout));
+      const sessionMs = sessionOpts?.statementTimeoutMs ?? t.sessionMs;
       const client = await pool.connect();
       // A held session (advisory locks, the indexer) can be dropped by the server; without a
       // listener pg raises that as an unhandled 'error' and the whole process exits.
@@ -147,9 +148,9 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
       client.on('error', onError);
       try {
         // Sessions wait on advisory locks and run whole batches: their own, longer bound.
-        await client.query(statement(`SET statement_timeout = ${Math.floor(t.sessionMs)}`, undefined, readTimeout(t.sessionMs)));
+        await client.query(statement(`SET statement_timeout = ${Math.floor(sessionMs)}`, undefined, readTimeout(t.sessionMs)));
         try {
-          return await fn(runnerFor(client, readTimeout(t.sessionMs)));
+          return await fn(runnerFor(client, readTimeout(sessionMs)));
         } finally {
           if (!broken) await client.query('RESET statement_timeout').catch((err: Error) => (broken = err));
         }

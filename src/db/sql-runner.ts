@@ -15,7 +15,15 @@ export interface SqlRunner {
    */
   genericPlan?(sql: string, paramCount: number): Promise<unknown>;
   /** Runs fn on one dedicated connection (advisory locks are per session). */
-  withSession<T>(fn: (session: SqlRunner) => Promise<T>): Promise<T>;
+  withSession<T>(fn: (session: SqlRunner) => Promise<T>, opts?: SessionOptions): Promise<T>;
+}
+
+export interface SessionOptions {
+  /**
+   * The bound of each statement of the session instead of the configured one (`sessionMs`);
+   * 0: none. The migration runner's index builds take as long as the table needs.
+   */
+  statementTimeoutMs?: number;
 }
 
 /**

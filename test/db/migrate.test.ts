@@ -22,8 +22,8 @@ describe(`migrations (${backendName})`, () => {
     expect(all.length).toBeGreaterThan(0);
     const repeatables = readRepeatables().map((r) => r.name);
     expect(repeatables).toContain('submit_orders.sql');
-    expect(await migrate(t.db.sql)).toEqual({ applied: all, alreadyApplied: [], repeated: repeatables });
-    expect(await migrate(t.db.sql)).toEqual({ applied: [], alreadyApplied: all, repeated: [] });
+    expect(await migrate(t.db.sql)).toEqual({ applied: all, alreadyApplied: [], repeated: repeatables, newer: [] });
+    expect(await migrate(t.db.sql)).toEqual({ applied: [], alreadyApplied: all, repeated: [], newer: [] });
   });
 
   it('runs a repeatable step again when its text changed, and only then', async () => {
