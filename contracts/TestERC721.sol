@@ -16,6 +16,8 @@ contract TestERC721 {
     /// EIP-4906
     event MetadataUpdate(uint256 _tokenId);
     event BatchMetadataUpdate(uint256 _fromTokenId, uint256 _toTokenId);
+    /// ERC-7572
+    event ContractURIUpdated();
 
     string public name;
     string public symbol;
@@ -138,6 +140,14 @@ contract TestERC721 {
     function setBaseURI(string calldata baseURI) external {
         _baseURI = baseURI;
         emit BatchMetadataUpdate(0, type(uint256).max);
+    }
+
+    /// ERC-7572: the collection's own metadata document ("" until set).
+    string public contractURI;
+
+    function setContractURI(string calldata uri) external {
+        contractURI = uri;
+        emit ContractURIUpdated();
     }
 
     function setTokenURI(uint256 tokenId, string calldata uri) external {

@@ -26,3 +26,5 @@ export const ERC1271_MAGIC = '0x1626ba7e';
 
 /** Where a token's metadata lives: ERC-721's metadata extension and ERC-1155's metadata URI. */
 export const TOKEN_URI_ABI = ['function tokenURI(uint256 tokenId) view returns (string)', 'function uri(uint256 id) view returns (string)'];
+/** ERC-7572: a collection's own metadata document (name, description, image, banner_image, external_link). */
+export const CONTRACT_URI_ABI = ['function contractURI() view returns (string)'];

@@ -5,7 +5,7 @@
 import { Contract, JsonRpcProvider, getAddress, type BlockTag } from 'ethers';
 import { ChainUnavailableError } from './chain-unavailable-error.js';
 import type { Network } from '../domain/networks.js';
-import { ERC1155_ABI, ERC1271_ABI, ERC1271_MAGIC, ERC165_ABI, ERC20_ABI, ERC721_ABI, INTERFACE_ERC1155, INTERFACE_ERC721, TOKEN_URI_ABI } from './abis.js';
+import { ERC1155_ABI, ERC1271_ABI, ERC1271_MAGIC, ERC165_ABI, ERC20_ABI, ERC721_ABI, INTERFACE_ERC1155, INTERFACE_ERC721, CONTRACT_URI_ABI, TOKEN_URI_ABI } from './abis.js';
 
 export interface DiscoveredCollection {
   address: string;
@@ -117,6 +117,18 @@ export function createChainReader(rpcUrl: string, network: Network) {
     });
   }
 
+  /** ERC-7572 contractURI(): the URI, or null when the contract has none (a revert, no string, or ""). */
+  async function contractUri(collection: string): Promise<string | null> {
+    const c = new Contract(collection, CONTRACT_URI_ABI, provider);
+    try {
+      const uri = (await call(c.getFunction('contractURI').staticCall() as Promise<string>)).trim();
+      return uri === '' ? null : uri;
+    } catch (err) {
+      if (err instanceof ChainUnavailableError) throw err;
+      return null;
+    }
+  }
+
   async function ethBalance(owner: string, blockTag: BlockTag = 'latest'): Promise<bigint> {
     return call(provider.getBalance(owner, blockTag));
   }
@@ -138,7 +150,7 @@ export function createChainReader(rpcUrl: string, network: Network) {
     return headInFlight;
   }
 
-  return { provider, isContract, isValidContractSignature, discoverCollection, holds, tokenUris, isApprovedForAll, erc20BalanceAndAllowance, ethBalance, blockNumber, headBlock, destroy: () => provider.destroy() };
+  return { provider, isContract, isValidContractSignature, discoverCollection, holds, tokenUris, contractUri, isApprovedForAll, erc20BalanceAndAllowance, ethBalance, blockNumber, headBlock, destroy: () => provider.destroy() };
 }
 
 export type ChainReader = ReturnType<typeof createChainReader>;

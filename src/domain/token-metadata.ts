@@ -33,7 +33,7 @@ export type MetadataProblemCode = 'INVALID_JSON' | 'TOO_LARGE' | 'INVALID_METADA
 export const METADATA_LIMITS = { maxDocumentBytes: 256 * 1024, maxDepth: 32, maxAttributes: 500, maxName: 200, maxDescription: 10_000, maxUrl: 4096, maxTraitType: 100, maxTraitValue: 500 } as const;
 
 type Result = { ok: true; metadata: NormalisedMetadata } | { ok: false; code: MetadataProblemCode; message: string };
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Past this many, warnings are summed up in one: a hostile document can make thousands. */
 const MAX_WARNINGS = 20;
@@ -76,7 +76,7 @@ function firstCodePoints(s: string, max: number): string | null {
   return null;
 }
 
-class Normaliser {
+export class Normaliser {
   readonly warnings: string[] = [];
   private omitted = 0;
 
@@ -169,7 +169,7 @@ function numericOf(v: Json): number | null {
  * is only encoded, never parsed or run; whoever displays it must do so as an image (an <img>
  * does not run its scripts).
  */
-function imageOf(doc: Record<string, Json>, n: Normaliser): string | null {
+export function imageOf(doc: Record<string, Json>, n: Normaliser): string | null {
   const url = n.urlField(doc, ['image', 'image_url']);
   if (url !== null) return url;
   const data = own(doc, 'image_data');
@@ -249,7 +249,11 @@ function attributesOf(doc: Record<string, Json>, n: Normaliser): NormalisedAttri
   return attributes;
 }
 
-export function normaliseMetadata(bytes: Uint8Array): Result {
+/**
+ * A metadata document's bytes as a JSON object, bounded before it is parsed (size, UTF-8, depth):
+ * the token's document and the collection's (contractURI) alike.
+ */
+export function parseMetadataDocument(bytes: Uint8Array): { ok: true; doc: Record<string, Json> } | { ok: false; code: MetadataProblemCode; message: string } {
   if (bytes.length > METADATA_LIMITS.maxDocumentBytes) return { ok: false, code: 'TOO_LARGE', message: `metadata is ${bytes.length} bytes, more than ${METADATA_LIMITS.maxDocumentBytes}` };
   let text: string;
   try {
@@ -265,7 +269,13 @@ export function normaliseMetadata(bytes: Uint8Array): Result {
     return { ok: false, code: 'INVALID_JSON', message: 'metadata is not JSON' };
   }
   if (!isObject(doc)) return { ok: false, code: 'INVALID_METADATA', message: `metadata is ${Array.isArray(doc) ? 'a list' : doc === null ? 'null' : `a ${typeof doc}`}, not an object` };
+  return { ok: true, doc };
+}
 
+export function normaliseMetadata(bytes: Uint8Array): Result {
+  const parsed = parseMetadataDocument(bytes);
+  if (!parsed.ok) return parsed;
+  const doc = parsed.doc;
   const n = new Normaliser();
   const metadata: NormalisedMetadata = {
     name: n.textField(doc, 'name', METADATA_LIMITS.maxName),

@@ -135,9 +135,10 @@ export function createMetadataQueue(deps: ServiceDeps) {
     const cooldown = cfg.collectionRefreshCooldownMs;
     const [row] = await sql.query<{ queued: boolean; requested: Date; tokens: number }>(
       `WITH up AS (
-         INSERT INTO collection_metadata AS k (collection_address, refresh_requested_at)
-         SELECT $1::varchar, now() WHERE EXISTS (SELECT 1 FROM collections WHERE address = $1::varchar)
-         ON CONFLICT (collection_address) DO UPDATE SET refresh_requested_at = now()
+         INSERT INTO collection_metadata AS k (collection_address, refresh_requested_at, contract_due_at)
+         SELECT $1::varchar, now(), now() WHERE EXISTS (SELECT 1 FROM collections WHERE address = $1::varchar)
+         -- the collection's own document (contractURI) is read again too
+         ON CONFLICT (collection_address) DO UPDATE SET refresh_requested_at = now(), contract_due_at = now()
            WHERE k.refresh_requested_at IS NULL OR k.refresh_requested_at <= now() - make_interval(secs => $2::float8 / 1000)
          RETURNING refresh_requested_at),
        queued AS (UPDATE token_metadata SET due_at = now() WHERE collection_address = $1 AND EXISTS (SELECT 1 FROM up) RETURNING 1)

@@ -7,6 +7,10 @@ import type { Services } from './index.js';
 import { createContentFetcher } from './metadata-fetch/index.js';
 import { createMetadataWorker, type MetadataWorker } from './metadata-worker.js';
 import { createTokenRarity } from './token-rarity.js';
+import { createContractMetadata } from './contract-metadata.js';
+
+/** How often due collections' contract documents are looked for. */
+const CONTRACT_PASS_MS = 5000;
 
 export function startMetadataWorker(services: Services, log: Pick<Logger, 'warn'>): MetadataWorker | null {
   const deps = services.deps;
@@ -37,5 +41,21 @@ export function startMetadataWorker(services: Services, log: Pick<Logger, 'warn'
   });
   const worker = createMetadataWorker(deps, queue, createTokenRarity(deps), deps.chain, fetcher, { log, onRead: services.tokenMetadata.noteRead });
   worker.start();
-  return worker;
+  // collections' own documents (contractURI), few and rarely due: a pass every few seconds
+  const contracts = createContractMetadata(deps, deps.chain, fetcher);
+  let reading: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    reading ??= contracts
+      .runOnce()
+      .catch((err) => log.warn({ err }, 'reading collection metadata (contractURI) failed; retrying at the next pass'))
+      .finally(() => (reading = null));
+  }, CONTRACT_PASS_MS).unref();
+  return {
+    ...worker,
+    stop: async () => {
+      clearInterval(timer);
+      await reading;
+      await worker.stop();
+    },
+  };
 }
