@@ -9,8 +9,8 @@ import { jsonInt, jsonNullableString, jsonString, jsonUnixTime } from './json-sq
 import { objectFieldsSql } from './object-fields.js';
 import type { FieldRead, Planner } from './read-type.js';
 
-/** A JSON number of a float8 (to_json prints the shortest text that reads back the same double). */
-const jsonFloat = (sql: string) => `COALESCE(to_json(${sql})::text, 'null')`;
+/** A JSON number of a float8 as JavaScript writes it (js_number_text, src/db/sql/js_number_text.sql): the resolvers' bytes. */
+const jsonFloat = (sql: string) => `COALESCE(js_number_text(${sql}), 'null')`;
 const epoch = (sql: string) => `floor(extract(epoch FROM ${sql}))::bigint`;
 const jsonNullableTime = (sql: string) => `COALESCE(${jsonUnixTime(epoch(sql))}, 'null')`;
 
