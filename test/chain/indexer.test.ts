@@ -404,7 +404,7 @@ describe(`chain indexer (${backendName}, local EVM)`, () => {
     expect(rows).toEqual([{ token_id: '2', owner: holder().address }]);
   });
 
-  it('queues metadata reads on EIP-4906 MetadataUpdate and BatchMetadataUpdate and on ERC-1155 URI', async () => {
+  it('queues metadata reads on EIP-4906 MetadataUpdate and BatchMetadataUpdate, on ERC-1155 URI and on ERC-7572 ContractURIUpdated', async () => {
     const { c } = w;
     const due = async (collection: string) =>
       (await db.sql.query<{ t: string }>(`SELECT token_id::text AS t FROM token_metadata WHERE collection_address = $1 AND due_at IS NOT NULL ORDER BY token_id`, [collection])).map((r) => r.t);
@@ -419,6 +419,12 @@ describe(`chain indexer (${backendName}, local EVM)`, () => {
     await send(c.erc1155.connect(minter()).setURI('https://meta.example/{id}.json', 5));
     await sync();
     expect(await due(c.addresses.erc1155)).toEqual(['5']);
+    // ERC-7572: the collection's own document is due again
+    await db.sql.query(`UPDATE collection_metadata SET contract_due_at = NULL`);
+    await send(c.erc721.connect(minter()).setContractURI('https://meta.example/collection.json'));
+    await sync();
+    const contractDue = await db.sql.query<{ c: string }>(`SELECT collection_address AS c FROM collection_metadata WHERE contract_due_at IS NOT NULL`);
+    expect(contractDue.map((r) => r.c)).toEqual([c.addresses.erc721]);
     await db.sql.query(`DELETE FROM token_metadata`);
   });
 

@@ -18,7 +18,10 @@ let evm: LocalEvm;
 let app: TestApp;
 let server: LocalServer;
 let withDoc: TestERC721;
-let [described, bare, broken, admins] = ['', '', '', ''];
+let described = '';
+let bare = '';
+let broken = '';
+let admins = '';
 let version = 1;
 
 beforeAll(async () => {
@@ -42,7 +45,7 @@ beforeAll(async () => {
   const noDoc = await deployContract<TestERC721>('TestERC721', w0!, 'Bare', 'BARE');
   const badDoc = await deployContract<TestERC721>('TestERC721', w0!, 'Broken', 'BRK');
   const adminDoc = await deployContract<TestERC721>('TestERC721', w0!, 'Admins', 'ADM');
-  [described, bare, broken, admins] = await Promise.all([withDoc, noDoc, badDoc, adminDoc].map((c) => c.getAddress()));
+  [described, bare, broken, admins] = (await Promise.all([withDoc, noDoc, badDoc, adminDoc].map((c) => c.getAddress()))) as [string, string, string, string];
   await (await withDoc.setContractURI(`${server.origin}/contract.json`)).wait();
   await (await badDoc.setContractURI(`${server.origin}/broken.json`)).wait();
   await (await adminDoc.setContractURI(`${server.origin}/contract.json`)).wait();

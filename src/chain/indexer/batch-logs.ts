@@ -10,7 +10,7 @@ import { TOPICS, parseRawLog, type RawLog } from './events.js';
 /** topic0 of the exchange and collection events (WETH is queried apart). */
 export const NON_WETH_TOPICS: string[] = [
   ...new Set([TOPICS.TakerAsk, TOPICS.TakerBid, TOPICS.CancelAllOrders, TOPICS.CancelMultipleOrders, TOPICS.Transfer, TOPICS.TransferSingle, TOPICS.TransferBatch, TOPICS.ApprovalForAll,
-    TOPICS.MetadataUpdate, TOPICS.BatchMetadataUpdate, TOPICS.URI]),
+    TOPICS.MetadataUpdate, TOPICS.BatchMetadataUpdate, TOPICS.URI, TOPICS.ContractURIUpdated]),
 ];
 const WETH_TOPIC1 = [TOPICS.Transfer, TOPICS.Approval, TOPICS.Deposit, TOPICS.Withdrawal];
 

@@ -204,6 +204,10 @@ export function buildBatchScript(input: BatchScriptInput): string {
       transfers.push(e);
       out.push(transferRowsSql([e]));
     } else if (e.kind === 'MetadataUpdate') out.push(metadataUpdateSql(e));
+    // the collection's own document is read again at the worker's next pass (src/services/contract-metadata.ts)
+    else if (e.kind === 'ContractURIUpdated')
+      out.push(`INSERT INTO collection_metadata (collection_address, contract_due_at) VALUES (${sqlHex(e.collection)}, CURRENT_TIMESTAMP)
+ON CONFLICT (collection_address) DO UPDATE SET contract_due_at = CURRENT_TIMESTAMP`);
     else out.push(...exchangeEventSql(e, input));
   }
   out.push(...transfersSql(transfers, true));

@@ -19,11 +19,15 @@ export const NFT_EVENTS = new Interface([
   'event ApprovalForAll(address indexed owner, address indexed operator, bool approved)',
 ]);
 
-/** EIP-4906 (ERC-721 metadata updates) and ERC-1155's URI: the token's metadata changed, read it again. */
+/**
+ * EIP-4906 (ERC-721 metadata updates) and ERC-1155's URI: the token's metadata changed, read it
+ * again; ERC-7572's ContractURIUpdated: the collection's own document did.
+ */
 export const METADATA_EVENTS = new Interface([
   'event MetadataUpdate(uint256 _tokenId)',
   'event BatchMetadataUpdate(uint256 _fromTokenId, uint256 _toTokenId)',
   'event URI(string value, uint256 indexed id)',
+  'event ContractURIUpdated()',
 ]);
 
 export const WETH_EVENTS = new Interface([
@@ -48,6 +52,7 @@ export const TOPICS = {
   MetadataUpdate: topic(METADATA_EVENTS, 'MetadataUpdate'),
   BatchMetadataUpdate: topic(METADATA_EVENTS, 'BatchMetadataUpdate'),
   URI: topic(METADATA_EVENTS, 'URI'),
+  ContractURIUpdated: topic(METADATA_EVENTS, 'ContractURIUpdated'),
   Approval: topic(WETH_EVENTS, 'Approval'),
   Deposit: topic(WETH_EVENTS, 'Deposit'),
   Withdrawal: topic(WETH_EVENTS, 'Withdrawal'),
@@ -125,7 +130,13 @@ export interface MetadataUpdateEvent extends LogRef {
   toId: bigint;
 }
 
-export type ChainEvent = FillEvent | CancelAllEvent | CancelNoncesEvent | NftTransferEvent | NftApprovalEvent | WethEvent | MetadataUpdateEvent;
+/** ERC-7572: the collection's contractURI document changed. */
+export interface ContractUriUpdatedEvent extends LogRef {
+  kind: 'ContractURIUpdated';
+  collection: string;
+}
+
+export type ChainEvent = FillEvent | CancelAllEvent | CancelNoncesEvent | NftTransferEvent | NftApprovalEvent | WethEvent | MetadataUpdateEvent | ContractUriUpdatedEvent;
 
 export interface LogSources {
   exchange: string;
@@ -272,6 +283,10 @@ function decodeNft(log: RawLog, t0: string | undefined, collection: string): Cha
     if (topics.length !== 1) return null;
     const [fromId, toId] = [word(data, 0), word(data, 1)];
     return fromId <= toId ? { ...ref(log), kind: 'MetadataUpdate', collection, fromId, toId } : null;
+  }
+  if (t0 === TOPICS.ContractURIUpdated) {
+    if (topics.length !== 1) return null;
+    return { ...ref(log), kind: 'ContractURIUpdated', collection };
   }
   if (t0 === TOPICS.URI) {
     // the new URI is in data; the worker reads uri(id) itself, at the head, rather than trust a log

@@ -66,6 +66,8 @@ export type TestERC721 = TypedContract<{
   setBaseURI: Send<[baseURI: string]>;
   setTokenURI: Send<[tokenId: BigNumberish, uri: string]>;
   announceBatchMetadataUpdate: Send<[fromTokenId: BigNumberish, toTokenId: BigNumberish]>;
+  contractURI: View<[], string>;
+  setContractURI: Send<[uri: string]>;
 }>;
 
 export type TestERC1155 = TypedContract<{
