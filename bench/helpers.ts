@@ -559,10 +559,14 @@ async function runDriver() {
         duration: job.duration,
         overallRate: job.overallRate,
         timeout: 30,
-        verifyBody: (body) => {
-          const s = String(body ?? '');
-          return s.startsWith(job.expectPrefix) && !(job.refuse && s.includes(job.refuse));
-        },
+        // nothing to check (an empty prefix, nothing refused): bodies are not turned into text at all
+        verifyBody:
+          job.expectPrefix || job.refuse
+            ? (body) => {
+                const s = String(body ?? '');
+                return s.startsWith(job.expectPrefix) && !(job.refuse && s.includes(job.refuse));
+              }
+            : undefined,
       },
       (err, r) => {
         if (err) return void process.send!({ id: job.id, error: String(err?.stack ?? err) });
@@ -636,6 +640,11 @@ export class LoadDriver {
     const bad = r.errors + r.timeouts + r.non2xx + r.mismatches;
     if (bad) throw new Error(`${job.method} ${job.url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx, ${r.mismatches} bad bodies under load`);
     return r;
+  }
+
+  /** the load generator's process (its CPU: /proc) */
+  get pid(): number {
+    return this.child.pid!;
   }
 
   stop() {

@@ -40,6 +40,8 @@ export const EXTERNAL = [
   'secp256k1',
   // pg's optional native binding, never installed here
   'pg-native',
+  // a native addon with libvips beside it (@img/sharp-<platform>), loaded with the first image
+  'sharp',
   // only its assets folder is located (require('swagger-ui-dist/absolute-path.js')), served as files
   'swagger-ui-dist',
   // reads its own package.json through __dirname (CLIENT SETINFO); needed only with REDIS_URL

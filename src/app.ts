@@ -22,6 +22,7 @@ import { startEventLogRetention } from './services/event-log-retention.js';
 import { startTraitFloorEvents } from './services/trait-floor-events.js';
 import { startWebhookWorker } from './services/webhook-runtime.js';
 import { startMetadataWorker } from './services/metadata-runtime.js';
+import { startMediaWorker } from './services/media/media-runtime.js';
 import { createServices, type Services } from './services/index.js';
 import { createMarketClock, LATEST_BLOCK_SECONDS_SQL, type MarketClock } from './services/market-clock.js';
 import { createSignatureVerifier, type SignatureVerifier } from './services/signature-pool.js';
@@ -52,6 +53,8 @@ export interface BootOptions {
   indexer?: boolean;
   /** false: no metadata worker (tests that drive it themselves); it runs only with RPC_URL anyway */
   metadataWorker?: boolean;
+  /** false: no media worker (tests that drive it themselves); MEDIA=false turns it off too */
+  mediaWorker?: boolean;
   /** logs each startup step with its duration (server); silent by default */
   steps?: StartupSteps;
   /** the prepared demo database copied by a first embedded start; null: always seed */
@@ -196,6 +199,7 @@ export async function boot(configured: Config, logger: Logger, opts: BootOptions
     const traitFloors = startTraitFloorEvents(services.traitFloors, config.eventLog.traitFloorEveryMs, logger);
     const webhookWorker = startWebhookWorker(services, logger);
     const metadataWorker = opts.metadataWorker === false ? null : startMetadataWorker(services, logger);
+    const mediaWorker = opts.mediaWorker === false ? null : startMediaWorker(services, logger);
     const verifier = signatures;
     const bus = events;
     const readReplica = replica;
@@ -218,6 +222,7 @@ export async function boot(configured: Config, logger: Logger, opts: BootOptions
         await traitFloors?.stop();
         await webhookWorker?.stop();
         await metadataWorker?.stop();
+        await mediaWorker?.stop();
         await services.eventStream.drain();
         await stopIndexer();
         await yoga.dispose(); // plugins' resources (the rate limiter's Redis client)

@@ -378,6 +378,27 @@ const metadata = {
   METADATA_COLLECTION_REFRESH_COOLDOWN_SECONDS: int(3600, 0, 7 * 86_400).describe('the least time between two refreshes of a whole collection'),
 };
 
+const media = {
+  MEDIA_BASE_URL: url(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http(s) origin such as https://cdn.example.com (no query)', 'https://cdn.example.com')
+    .transform((v) => v?.replace(/\/+$/, ''))
+    .describe(
+      'the origin media URLs are given out under (a CDN in front of this service, serving the same `/media/...` paths); unset: root-relative `/media/<sha256>/<variant>` URLs, resolved against this service\'s own origin',
+    ),
+  MEDIA: bool(true).describe(
+    '`false`: this instance fetches no images (another instance does); it still serves `/media/` and encodes a variant asked for the first time',
+  ),
+  MEDIA_MAX_BYTES: int(16 * 1_048_576, 1024, 256 * 1_048_576).describe('the largest source image fetched or uploaded, after decompression'),
+  MEDIA_MAX_PIXELS: int(64 * 1_048_576, 1024, 1_000_000_000).describe(
+    'the most pixels an image may decode to (width x height; an animation kept animated counts every frame): a decompression bomb is refused before its pixels exist',
+  ),
+  MEDIA_FETCH_TIMEOUT_MS: int(30_000, 100, 600_000).describe('one image read, connection to last byte (a host trickling bytes ends here)'),
+  MEDIA_CONCURRENCY: int(8, 1, 256).describe('source images fetched and stored at once per instance'),
+  MEDIA_CACHE_MB: int(64, 0, 65_536).describe('encoded variants kept in this process\'s memory for serving (least recently served dropped first); `0`: every request reads the database'),
+  MEDIA_GC_GRACE_HOURS: int(168, 1, 24 * 3650).describe(
+    'stored images nothing names any more (no collection\'s logo or banner, no token\'s image) are deleted after this long',
+  ),
+};
+
 /** The settings in the groups the generated docs present them in. */
 const GROUPS = [
   { title: 'Serving', settings: serving },
@@ -398,9 +419,15 @@ const GROUPS = [
   { title: 'Orders and listing rewards', settings: orders },
   { title: 'Webhooks', settings: webhooks },
   { title: 'Token metadata', settings: metadata },
+  {
+    title: 'Media',
+    about:
+      'Logos, banners and token images, fetched once, stored under their SHA-256 and served from `/media/<sha256>/<variant>` (docs/media.md). Image reads go through the metadata fetcher: `IPFS_GATEWAYS`, `ARWEAVE_GATEWAY` and `METADATA_ALLOW_PRIVATE_TARGETS` apply to them too.',
+    settings: media,
+  },
 ] as const;
 
-const envSchema = z.object({ ...serving, ...access, ...database, ...chain, ...addresses, ...orders, ...webhooks, ...metadata });
+const envSchema = z.object({ ...serving, ...access, ...database, ...chain, ...addresses, ...orders, ...webhooks, ...metadata, ...media });
 
 type Env = z.infer<typeof envSchema>;
 
@@ -542,6 +569,18 @@ function configFrom(e: Env, network: Network) {
       recheckMs: e.METADATA_RECHECK_HOURS * 3_600_000,
       refreshCooldownMs: e.METADATA_REFRESH_COOLDOWN_SECONDS * 1000,
       collectionRefreshCooldownMs: e.METADATA_COLLECTION_REFRESH_COOLDOWN_SECONDS * 1000,
+    },
+    /** images served from /media/ (src/services/media/) */
+    media: {
+      /** no trailing slash; undefined: root-relative URLs */
+      baseUrl: e.MEDIA_BASE_URL,
+      enabled: e.MEDIA,
+      maxBytes: e.MEDIA_MAX_BYTES,
+      maxPixels: e.MEDIA_MAX_PIXELS,
+      fetchTimeoutMs: e.MEDIA_FETCH_TIMEOUT_MS,
+      concurrency: e.MEDIA_CONCURRENCY,
+      cacheBytes: e.MEDIA_CACHE_MB * 1_048_576,
+      gcGraceMs: e.MEDIA_GC_GRACE_HOURS * 3_600_000,
     },
   };
 }

@@ -18,6 +18,8 @@ import { usePages } from './http/pages-plugin.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { useHttpRoutes } from './http/routes-plugin.js';
 import { createReadLane } from './http/read-lane.js';
+import { createMediaLane } from './http/media-lane.js';
+import { useMedia } from './http/media-plugin.js';
 import { graphqlPolicyPlugins, graphqlValidationRules } from './http/graphql-policy.js';
 import { useRequestGuards } from './http/request-guards.js';
 import { API_PREFIX } from './rest/routes.js';
@@ -78,6 +80,8 @@ export function createApp(services: Services, config: Config, logger: Logger, op
     cors,
     plugins: [
       accessLog.first,
+      // images under /media/ and their upload (with its own body limit: before the guards)
+      useMedia({ services, metrics, logger }),
       useRequestGuards({ maxBodyBytes: config.maxBodyBytes, graphqlEndpoint: GRAPHQL_ENDPOINT, apiPrefix: API_PREFIX }),
       // a string input holding U+0000 is the client's mistake, named (PostgreSQL cannot store it)
       useNulRefusal(),
@@ -128,8 +132,8 @@ export function createApp(services: Services, config: Config, logger: Logger, op
       accessLog.last,
     ],
   });
-  // node:http's handler: REST reads and the queries the read engine answers whole skip yoga's pipeline
-  const handle = createReadLane({
+  // node:http's handler: media, REST reads and the queries the read engine answers whole skip yoga's pipeline
+  const readLane = createReadLane({
     schema,
     services,
     logger,
@@ -143,6 +147,7 @@ export function createApp(services: Services, config: Config, logger: Logger, op
     httpMetrics: metrics,
     graphql: config.readEngine && !config.persistedOperations.file,
   });
+  const handle = createMediaLane({ media: services.media, logger, metrics, cors, next: readLane });
   return { yoga, handle, rateLimit };
 }
 

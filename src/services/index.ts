@@ -26,6 +26,7 @@ import { createStatsService } from './stats.js';
 import { observeSubmissions } from './submission-outcomes.js';
 import { createWebhookService } from './webhook-endpoints.js';
 import { createTokenMetadataService } from './token-metadata.js';
+import { createMediaService } from './media/index.js';
 
 export function createServices(deps: ServiceDeps) {
   const stats = createStatsService(deps);
@@ -55,6 +56,7 @@ export function createServices(deps: ServiceDeps) {
     webhooks: createWebhookService(deps),
     tokenMetadata: createTokenMetadataService(deps),
     traitFloors: createTraitFloorEvents(deps),
+    media: createMediaService(deps),
     readFallbacks: createReadFallbacks(),
     readTemplates: createReadTemplates(),
   };

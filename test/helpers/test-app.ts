@@ -25,9 +25,9 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { now
   const testDb = await openTestDatabase();
   // The webhook sender polls the event log on a timer: its statements would land in the log of
   // what a request sent (statement-count tests). Tests that deliver drive a sender themselves. The
-  // metadata worker likewise (it runs only with RPC_URL): METADATA=true turns it on. The trait
-  // floor pass writes events on its timer: tests run it themselves.
-  const config = loadConfig({ SEED: '0', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', WEBHOOKS: 'false', METADATA: 'false', TRAIT_FLOOR_EVENTS_MS: '0', ...env });
+  // metadata worker likewise (it runs only with RPC_URL): METADATA=true turns it on; and the media
+  // worker: MEDIA=true. The trait floor pass writes events on its timer: tests run it themselves.
+  const config = loadConfig({ SEED: '0', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', WEBHOOKS: 'false', METADATA: 'false', MEDIA: 'false', TRAIT_FLOOR_EVENTS_MS: '0', ...env });
   const clock = { now: opts.now ?? FIXED_NOW };
   const running = await boot(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { db: testDb.db, indexer: env.INDEXER === 'on', now: () => clock.now });
   return {

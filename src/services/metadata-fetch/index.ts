@@ -29,6 +29,8 @@ export interface ContentFetcherOptions {
   perHostIntervalMs: number;
   /** tries after the first */
   retries: number;
+  /** the Accept header of http(s) and Arweave requests (IPFS gateways are asked for blocks); default any type */
+  accept?: string;
   /** first retry wait's ceiling, doubling; default 500 ms */
   retryBaseDelayMs?: number;
   /** longest retry wait; a longer Retry-After is returned instead; default 10 s */
@@ -53,6 +55,7 @@ export function createContentFetcher(options: ContentFetcherOptions): ContentFet
     maxRedirects: options.maxRedirects,
     allowPrivateTargets: options.allowPrivateTargets,
     agents,
+    ...(options.accept ? { accept: options.accept } : {}),
   };
 
   /** safeGet behind the host's limiter; a 429/503 with Retry-After pauses the host for everyone. */
