@@ -4,6 +4,7 @@
 // a token whose document did not change (the same SHA-256, already OK) keeps its traits untouched.
 // Writers take an advisory lock per collection, in address order, so two writers never wait on
 // each other's count rows in a cycle.
+import { urlSha256Sql } from '../services/hosted-media-sql.js';
 import { sqlJson, sqlName } from './sql-literals.js';
 
 export type MetadataStatusName = 'PENDING' | 'OK' | 'ERROR';
@@ -118,5 +119,10 @@ INSERT INTO token_metadata AS m (collection_address, token_id, status, error_cod
 INSERT INTO collection_metadata AS k (collection_address, rarity_due_at)
   SELECT DISTINCT c, now() + interval '2 seconds' FROM metadata_in WHERE changed
   ON CONFLICT (collection_address) DO UPDATE SET rarity_due_at = COALESCE(k.rarity_due_at, excluded.rarity_due_at);
+-- each stored image is a source for our media origin (docs/media.md): fetched once, its smallest
+-- variant made at once and the larger ones on their first request (eager false)
+INSERT INTO media_sources AS s (url_sha256, url, eager, due_at)
+  SELECT DISTINCT ${urlSha256Sql('i.image')}, i.image, false, now() FROM metadata_in i WHERE i.status = 'OK' AND btrim(COALESCE(i.image, '')) <> ''
+  ON CONFLICT (url_sha256) DO UPDATE SET last_referenced_at = now();
 `;
 }

@@ -5,6 +5,7 @@
 // Written against ./read-type.ts only.
 import type { FieldNode } from 'graphql';
 import { TOKEN_ATTRIBUTE_ORDER, tokenAttributesFromSql, TRAIT_VALUE_ORDER, traitValueRowsSql } from '../services/token-metadata-sql.js';
+import { HOSTED_VARIANT, hostedUrlSql } from '../services/hosted-media-sql.js';
 import { jsonInt, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
 import { objectFieldsSql } from './object-fields.js';
 import type { FieldRead, Planner } from './read-type.js';
@@ -78,7 +79,8 @@ export const TOKEN_METADATA_ROW = (t: string, m: string) =>
 export const TOKEN_METADATA_FIELDS: Record<string, FieldRead<string>> = {
   name: documentField('name'),
   description: documentField('description'),
-  image: documentField('image'),
+  image: overMetadata((p, _nodes, m) => `COALESCE(to_json(${hostedUrlSql(`${m}.image`, HOSTED_VARIANT.token, p.mediaBaseUrl)})::text, 'null')`),
+  imageSourceURI: documentField('image'),
   animationURL: documentField('animation_url'),
   externalURL: documentField('external_url'),
   attributes,

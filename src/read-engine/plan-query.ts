@@ -68,6 +68,8 @@ export class QueryPlan implements Planner {
     readonly strategies: Pick<Network['strategies'], 'standardSale' | 'collectionOffer'> = { standardSale: [], collectionOffer: [] },
     /** the addresses a fix names (Order.fillability) */
     readonly operators: Pick<Network, 'exchange' | 'transferManagerERC721' | 'transferManagerERC1155'> = { exchange: '', transferManagerERC721: '', transferManagerERC1155: '' },
+    /** MEDIA_BASE_URL: hosted images' URLs */
+    readonly mediaBaseUrl: string | undefined = undefined,
   ) {
     this.params = new PlanParams(now);
     this.book = bookParams((v, cast) => this.params.add(v, cast), this.nowSql, strategies);

@@ -143,7 +143,7 @@ function documentPlan(document: DocumentNode): DocumentPlan | null {
 /** The document's root fields the engine renders, planned for `variables` at `now`, as one statement. */
 async function planRoots(args: ExecutionArgs, plan: DocumentPlan, variables: Record<string, unknown>, now: Date, ctx: Context): Promise<PlannedStatement<Columns> | null> {
   const deps = ctx.services.deps;
-  const query = new QueryPlan(args.schema, { schema: args.schema, fragments: plan.fragments, variables }, now, deps.network.strategies, deps.network);
+  const query = new QueryPlan(args.schema, { schema: args.schema, fragments: plan.fragments, variables }, now, deps.network.strategies, deps.network, deps.config.media.baseUrl);
   // planned in selection order (aliases and parameters number the same way for the same request)
   const columns: { key: string; sql: string }[] = [];
   for (const [key, nodes] of plan.roots) {
@@ -249,7 +249,7 @@ export async function renderOrderList(schema: GraphQLSchema, ctx: Context, q: Or
   const inputs = q as unknown as Record<string, unknown>;
   const shape = shapeOf(listShapes(node), deps, templateKey(inputs, ORDER_QUERY_FREE));
   const plan = async (v: Record<string, unknown>, now: Date) => {
-    const query = new QueryPlan(schema, { schema, fragments: node.fragments, variables: {} }, now, deps.network.strategies, deps.network);
+    const query = new QueryPlan(schema, { schema, fragments: node.fragments, variables: {} }, now, deps.network.strategies, deps.network, deps.config.media.baseUrl);
     const sql = query.orderList(node.nodes, v as unknown as OrderQuery);
     return sentStatement(`SELECT ${sql} AS r0`, query, { islands: query.islands.length });
   };

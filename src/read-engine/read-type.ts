@@ -77,6 +77,8 @@ export interface Planner {
   readonly operators: Pick<Network, 'exchange' | 'transferManagerERC721' | 'transferManagerERC1155'>;
   /** the clock and the network's strategy lists, for the book's SQL (src/services/token-sql.ts) */
   readonly book: BookParams;
+  /** MEDIA_BASE_URL: hosted images' URLs (src/services/hosted-media-sql.ts) */
+  readonly mediaBaseUrl: string | undefined;
   /** rows whose ranking key is one of their statistics, by alias */
   readonly rankKeys: ReadonlyMap<string, RankKey>;
   /** the request's clock in seconds, as a parameter */

@@ -16,6 +16,7 @@ import { INDEXER_STATUS_TYPE } from './indexer-status-reads.js';
 import { ORDER_FILLABILITY } from './fillability-reads.js';
 import { shownStatusSql } from './status-sql.js';
 import { jsonBoolean, jsonEther, jsonGlobalId, jsonInt, jsonLiteral, jsonNullableString, jsonString, jsonUnixTime } from './json-sql.js';
+import { HOSTED_VARIANT, hostedUrlSql } from '../services/hosted-media-sql.js';
 
 const leaf = <C extends string>(columns: readonly C[], json: (t: string, now: () => string) => string): FieldRead<C> => ({ kind: 'leaf', columns, json });
 
@@ -82,8 +83,11 @@ export const COLLECTION_TYPE: ReadType<CollectionColumn> = {
     foxtrotLink: leaf(['foxtrotLink'], nullableText('foxtrot_link')),
     isVerified: leaf(['isVerified'], (t) => jsonBoolean(`${t}.is_verified`)),
     isExplicit: leaf(['isExplicit'], (t) => jsonBoolean(`${t}.is_explicit`)),
-    logoURI: leaf(['logoURI'], nullableText('logo_uri')),
-    bannerURI: leaf(['bannerURI'], nullableText('banner_uri')),
+    // our own media URL once the image is stored; the admin's URL stays readable as the source
+    logoURI: { kind: 'planned', columns: ['logoURI'], plan: (p, _n, _a, t) => jsonNullableString(hostedUrlSql(`${t}.logo_uri`, HOSTED_VARIANT.logo, p.mediaBaseUrl)) },
+    bannerURI: { kind: 'planned', columns: ['bannerURI'], plan: (p, _n, _a, t) => jsonNullableString(hostedUrlSql(`${t}.banner_uri`, HOSTED_VARIANT.banner, p.mediaBaseUrl)) },
+    logoSourceURI: leaf(['logoURI'], nullableText('logo_uri')),
+    bannerSourceURI: leaf(['bannerURI'], nullableText('banner_uri')),
     orders: { kind: 'orders', columns: ['address'], pin: (t, o) => `${o}.collection_address = ${t}.address` },
     // Same liveness rule as the floor (src/services/collection-market.ts): started, not ended, VALID.
     topBid: {

@@ -5,6 +5,8 @@ import { requireAdmin } from '../services/api-key-guards.js';
 import { builder } from './builder.js';
 import { CollectionStatsRef } from './collection-stats.js';
 import { Order, OrderConnection, OrderFilterInput, OrderSortEnum, resolveOrderConnection } from './order.js';
+import { hostedUrl } from './hosted-media.js';
+import { HOSTED_VARIANT } from '../services/hosted-media-sql.js';
 
 export const CollectionTypeEnum = builder.enumType('CollectionType', { values: COLLECTION_TYPES });
 
@@ -27,8 +29,18 @@ export const Collection = builder.prismaObject('Collection', {
     foxtrotLink: t.exposeString('foxtrotLink', { nullable: true }),
     isVerified: t.exposeBoolean('isVerified'),
     isExplicit: t.exposeBoolean('isExplicit'),
-    logoURI: t.exposeString('logoURI', { nullable: true }),
-    bannerURI: t.exposeString('bannerURI', { nullable: true }),
+    logoURI: t.string({
+      nullable: true,
+      description: 'the logo on our own media origin once stored (256 px WebP, docs/media.md); until then the source URL',
+      resolve: (c, _a, ctx) => hostedUrl(ctx, c.logoURI, HOSTED_VARIANT.logo),
+    }),
+    bannerURI: t.string({
+      nullable: true,
+      description: 'the banner on our own media origin once stored (1024 px WebP); until then the source URL',
+      resolve: (c, _a, ctx) => hostedUrl(ctx, c.bannerURI, HOSTED_VARIANT.banner),
+    }),
+    logoSourceURI: t.exposeString('logoURI', { nullable: true, description: 'the logo as an admin gave it (or contractURI filled it): what the media origin fetched' }),
+    bannerSourceURI: t.exposeString('bannerURI', { nullable: true, description: 'the banner as an admin gave it (or contractURI filled it)' }),
     stats: t.field({
       type: CollectionStatsRef,
       description: 'Marketplace-only statistics (batched across every collection in the request)',

@@ -14,6 +14,8 @@ import { Order } from './order.js';
 import { AttributeKindEnum, TraitFilterInput } from './trait.js';
 import { parseTokenTraitFilter, TOKEN_FILTER_LIMITS } from '../domain/token-filter.js';
 import type { TokenAttributeRow, TokenMetadataRow } from '../services/token-metadata.js';
+import { hostedUrl } from './hosted-media.js';
+import { HOSTED_VARIANT } from '../services/hosted-media-sql.js';
 
 const key = (k: TokenKey) => `${k.collectionAddress}:${k.tokenId}`;
 const loaders = new WeakMap<Context, ReturnType<typeof createLoaders>>();
@@ -143,7 +145,12 @@ export const Token = builder.objectRef<TokenKey>('Token').implement({
     description: t.string({ nullable: true, resolve: (k, _a, ctx) => documentField(ctx, k, (m) => m.description) }),
     image: t.string({
       nullable: true,
-      description: 'the image as an http(s) URL (ipfs:// and ar:// through the public gateways) or a data: URI',
+      description: 'the image on our own media origin once stored (256 px WebP, docs/media.md); until then imageSourceURI',
+      resolve: async (k, _a, ctx) => hostedUrl(ctx, await documentField(ctx, k, (m) => m.image), HOSTED_VARIANT.token),
+    }),
+    imageSourceURI: t.string({
+      nullable: true,
+      description: "the document's image as an http(s) URL (ipfs:// and ar:// through the public gateways) or a data: URI",
       resolve: (k, _a, ctx) => documentField(ctx, k, (m) => m.image),
     }),
     animationURL: t.string({ nullable: true, resolve: (k, _a, ctx) => documentField(ctx, k, (m) => m.animationUrl) }),

@@ -8,6 +8,7 @@
 // (encode(sha256(convert_to(url, 'UTF8')), 'hex')), so a query can join media_sources to the
 // column that names the URL (collections.logo_uri, token_metadata.image) without an index on text
 // that can be megabytes long (a data: URI).
+import { urlSha256Sql } from '../hosted-media-sql.js';
 import { createHash } from 'node:crypto';
 import type { SqlRunner } from '../../db/sql-runner.js';
 
@@ -43,7 +44,8 @@ export interface SourceFailure {
 
 export const urlSha256 = (url: string) => createHash('sha256').update(url, 'utf8').digest('hex');
 
-const URL_SHA256_SQL = (column: string) => `encode(sha256(convert_to(${column}, 'UTF8')), 'hex')`;
+// the one rule for a URL's key (src/services/hosted-media-sql.ts), shared with the reads that join it
+const URL_SHA256_SQL = urlSha256Sql;
 
 /** PostgreSQL text cannot hold U+0000: such a "URL" names nothing we could fetch either. */
 const storable = (url: string) => url.trim() !== '' && !url.includes('\u0000');
