@@ -4,6 +4,7 @@
 // the listings, a year of sales so every stats window has data, and listing-reward market data.
 // Deterministic: the same PRNG seed gives the same wallets, collections, tokens and prices;
 // times are relative to the moment of seeding so the windows are always populated.
+import { demoBanner, demoLogo } from './demo-collection-images.js';
 import { Wallet, getAddress, keccak256, toUtf8Bytes } from 'ethers';
 import { exchangeDomain, type MakerOrder } from '../domain/maker-order.js';
 import { encodeParams, type ParamValue } from '../domain/order-params.js';
@@ -80,9 +81,12 @@ export async function seedDemo(services: Services, opts: { seed?: number; orderC
       foxtrotLink: null,
       isVerified: c.verified,
       isExplicit: c.explicit,
-      logoURI: `https://cdn.example.com/collections/${slug}/logo.png`,
-      bannerURI: `https://cdn.example.com/collections/${slug}/banner.png`,
+      logoURI: null,
+      bannerURI: null,
     });
+    // drawn offline (an admin's URL must be http(s); the demo's own images are data: URIs the
+    // media worker hosts on start)
+    await prisma.$executeRaw`UPDATE collections SET logo_uri = ${demoLogo(i)}, banner_uri = ${demoBanner(i)} WHERE address = ${c.address}`;
   }
 
   // Ownership: every token has an owner (ERC-1155: several holders).

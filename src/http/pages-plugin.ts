@@ -17,7 +17,7 @@ import { renderLandingPage } from './pages/landing-page.js';
 import { ASSETS_PREFIX, assetResponse } from './pages/page-assets.js';
 import { graphiqlOptionsFor, renderGraphiqlPage } from './pages/graphiql.js';
 import { GRAPHIQL_TABS } from './pages/graphiql-tabs.js';
-import { pageResponse } from './pages/page-html.js';
+import { pagePolicyWith, pageResponse } from './pages/page-html.js';
 import { restDocsAsset, restDocsPage } from './pages/rest-docs.js';
 
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
@@ -54,7 +54,10 @@ export function usePages(opts: Options): Plugin {
     if (!address) return pageResponse(renderMessagePage('Not found', `${rest.slice(0, 100)} is not an address: 0x followed by 40 hexadecimal digits`), 404);
     const collection = await opts.services.collections.getCollection(address);
     if (!collection) return pageResponse(renderMessagePage('Not found', `No collection is known at ${address}`), 404);
-    return pageResponse(renderCollectionPage({ address, name: collection.name ?? DEFAULT_COLLECTION_NAME }, chartSelection(search), links));
+    // its images come from the media origin (a CDN under MEDIA_BASE_URL, else this service)
+    const media = opts.services.deps.config.media.baseUrl;
+    const csp = media ? pagePolicyWith({ 'img-src': `'self' data: ${new URL(media).origin}` }) : undefined;
+    return pageResponse(renderCollectionPage({ address, name: collection.name ?? DEFAULT_COLLECTION_NAME }, chartSelection(search), links), 200, csp);
   };
   const serve = async (path: string, search: URLSearchParams, request: Request): Promise<Response | null> => {
     // what yoga's GraphiQL answered: a GET that accepts HTML, on the endpoint

@@ -19,6 +19,8 @@ import { ROUTES } from '../../src/rest/routes.js';
 import { chromiumInstalled, launchChromium } from '../helpers/chromium.js';
 import { titled } from '../helpers/skip-reasons.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { createMediaWorker } from '../../src/services/media/media-worker.js';
+import { createContentFetcher } from '../../src/services/metadata-fetch/index.js';
 
 const DOCS = process.env.UPDATE_SCREENSHOTS ? new URL('../../docs/', import.meta.url).pathname : `${mkdtempSync(join(tmpdir(), 'screenshots-'))}/`;
 
@@ -37,6 +39,11 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
   beforeAll(async () => {
     app = await startTestApp({}, { now: new Date() });
     await seedDemo(app.services, { orderCount: 80, saleCount: 200 });
+    // the demo's logos, banners and token images (drawn offline, data: URIs) hosted on /media/, as
+    // the media worker of `npm start` does in its first seconds
+    const fetcher = createContentFetcher({ ipfsGateways: [], arweaveGateway: 'https://arweave.invalid', allowPrivateTargets: false, timeoutMs: 5000, maxBytes: 1 << 20, maxRedirects: 0, perHostConcurrency: 4, perHostIntervalMs: 0, retries: 0 });
+    const mediaWorker = createMediaWorker(app.services.media, fetcher, { concurrency: 4, leaseMs: 60_000 });
+    while ((await mediaWorker.runOnce()) > 0);
     // the production handler: the read lane (hot GraphQL and REST reads), then yoga
     server = createServer(app.handle);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -184,6 +191,22 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
     expect(depth.asks.levels.length).toBeGreaterThan(0);
     expect(await page.locator('#activity tbody tr').count()).toBe(PANEL_ROWS);
     expect(await page.locator('#sales tbody tr').count()).toBe(PANEL_ROWS);
+    // the logo and the cheapest listed tokens' images, every one from this service's /media/ origin, drawn
+    const tokens = (await app.gql<any>(PAGE_QUERIES.collectionTokens, { address: DEMO_COLLECTION, first: PANEL_ROWS })).data.tokens.edges;
+    expect(tokens.length).toBeGreaterThan(0);
+    expect(await page.locator('#token-grid .token-card').count(), await page.locator('#token-grid').innerText()).toBe(tokens.length);
+    const images = await page.evaluate(async () =>
+      Promise.all([...document.querySelectorAll<HTMLImageElement>('#collection-logo, #token-grid img')].map(async (img) => {
+        img.loading = 'eager';
+        await img.decode().catch(() => {});
+        return { src: img.src, width: img.naturalWidth };
+      })),
+    );
+    expect(images.length).toBe(tokens.length + 1);
+    for (const img of images) {
+      expect(img.src.startsWith(`${base}/media/`), img.src.slice(0, 80)).toBe(true);
+      expect(img.width).toBeGreaterThan(0);
+    }
     expect(await page.locator('.error:not(:empty)').count()).toBe(0);
     await page.screenshot({ path: `${DOCS}collection-page.png`, fullPage: true });
 

@@ -90,7 +90,7 @@ describe('collection page', () => {
     const html = renderCollectionPage({ address: DEMO_COLLECTION, name: 'x' }, { range: '30d', resolution: 'DAY' }, { graphql: '/graphql', graphiql: null });
     expect(pageConfig(html).graphiql).toBeNull();
     // the links start hidden; the script shows one only with a GraphiQL path
-    expect(html.match(/<a class="graphiql-link" hidden/g)).toHaveLength(6);
+    expect(html.match(/<a class="graphiql-link" hidden/g)).toHaveLength(7);
   });
 });
 
@@ -135,6 +135,7 @@ describe('page queries', () => {
       collectionStats: { address: DEMO_COLLECTION },
       collectionSeries: { address: DEMO_COLLECTION, resolution: 'DAY', from: to - 30 * 86_400, to },
       collectionDepth: { address: DEMO_COLLECTION, levels: PANEL_ROWS },
+      collectionTokens: { address: DEMO_COLLECTION, first: PANEL_ROWS },
       collectionActivity: { address: DEMO_COLLECTION, first: PANEL_ROWS },
       collectionSales: { address: DEMO_COLLECTION, first: PANEL_ROWS },
       topCollections: { first: 10, since: to - 7 * 86_400, to },

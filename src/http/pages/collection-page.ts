@@ -55,6 +55,7 @@ export function renderCollectionPage(
       collectionDepth: PAGE_QUERIES.collectionDepth,
       collectionActivity: PAGE_QUERIES.collectionActivity,
       collectionSales: PAGE_QUERIES.collectionSales,
+      collectionTokens: PAGE_QUERIES.collectionTokens,
     },
   };
   const rangeButtons = Object.keys(CHART_RANGES)
@@ -80,6 +81,7 @@ export function renderCollectionPage(
 </head>
 <body class="wide">
 <nav><a href="/">Marketplace gateway</a> / collections</nav>
+<img id="collection-logo" class="logo" alt="" hidden>
 <h1 id="collection-name">${escapeHtml(c.name)}</h1>
 <p class="muted"><code>${escapeHtml(c.address)}</code> <span id="collection-kind"></span></p>
 ${panel('stats', 'Statistics', '<div class="figures" id="stats"></div>')}
@@ -90,6 +92,7 @@ ${panel('stats', 'Statistics', '<div class="figures" id="stats"></div>')}
 </div>
 ${panel('floor', 'Floor (ETH, at the end of each interval)', '<div class="chart" id="chart-floor"></div>')}
 ${panel('volume', 'Volume (ETH) and sales', '<div class="chart" id="chart-volume"></div>')}
+${panel('tokens', 'Cheapest listed tokens', '<div class="token-grid" id="token-grid"><p class="muted">Loading…</p></div>')}
 ${panel('depth', 'Order book depth', `<div class="ladder">${table('depth-asks', ['Ask (ETH)', 'Orders', 'Amount', 'Cumulative'])}${table('depth-bids', ['Bid (ETH)', 'Orders', 'Amount', 'Cumulative'])}</div>`)}
 ${panel('activity', 'Latest activity', table('activity', ['Time (UTC)', 'Event', 'Token', 'Price (ETH)', 'From', 'To']))}
 ${panel('sales', 'Latest sales', table('sales', ['Time (UTC)', 'Token', 'Price (ETH)', 'Seller', 'Buyer', 'Transaction']))}

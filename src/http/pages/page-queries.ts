@@ -12,6 +12,7 @@ export const PAGE_QUERIES = {
     symbol
     type
     isVerified
+    logoURI
     listedCount
     topBid { priceEth }
     stats {
@@ -40,6 +41,13 @@ query CollectionSeries($address: Address!, $resolution: SeriesResolution!, $from
   collection(address: $address) {
     asks: depth(side: ASK, first: $levels) { levelCount orderCount levels { priceEth orderCount amount cumulativeAmount } }
     bids: depth(side: BID, first: $levels) { levelCount orderCount levels { priceEth orderCount amount cumulativeAmount } }
+  }
+}
+`,
+  collectionTokens: `# The cheapest listed tokens, with their images from this service's media origin
+query CollectionTokens($address: Address!, $first: Int!) {
+  tokens(collection: $address, first: $first, sort: PRICE_ASC, filter: { listed: true }) {
+    edges { node { tokenId name image rarity { rank } bestAsk { priceEth } } }
   }
 }
 `,

@@ -130,6 +130,11 @@
       var c = (await api.runQuery('collectionStats', variables)).collection;
       var s = c.stats;
       document.getElementById('collection-kind').textContent = c.type + (c.symbol ? ' · ' + c.symbol : '') + (c.isVerified ? ' · verified' : '');
+      if (c.logoURI) {
+        var logo = document.getElementById('collection-logo');
+        logo.src = c.logoURI;
+        logo.hidden = false;
+      }
       var figures = [
         ['stat-floor', api.eth(s.floorPriceEth) + ' ETH', 'floor (' + api.percent(s.floorChange24h) + ' 24h)'],
         ['stat-top-bid', c.topBid ? api.eth(c.topBid.priceEth) + ' ETH' : '—', 'top bid'],
@@ -148,6 +153,33 @@
       }));
     } catch (err) {
       api.showError(box, err);
+    }
+  }
+
+  /** The cheapest listed tokens as cards: image, name, rank and price. */
+  async function drawTokens() {
+    var variables = { address: address, first: config.rows };
+    api.linkPanel('panel-tokens', 'collectionTokens', variables);
+    var grid = document.getElementById('token-grid');
+    try {
+      var edges = (await api.runQuery('collectionTokens', variables)).tokens.edges;
+      if (!edges.length) return void grid.replaceChildren(api.el('p', 'nothing listed', 'muted'));
+      grid.replaceChildren.apply(grid, edges.map(function (e) {
+        var n = e.node;
+        var card = api.el('figure', null, 'token-card');
+        var img = document.createElement('img');
+        img.alt = n.name || '#' + n.tokenId;
+        img.loading = 'lazy';
+        img.width = 128;
+        img.height = 128;
+        if (n.image) img.src = n.image;
+        var caption = api.el('figcaption', (n.name || '#' + n.tokenId) + (n.rarity ? ' · rank ' + n.rarity.rank : ''));
+        caption.append(api.el('b', n.bestAsk ? api.eth(n.bestAsk.priceEth) + ' ETH' : '—'));
+        card.append(img, caption);
+        return card;
+      }));
+    } catch (err) {
+      api.showError(grid, err);
     }
   }
 
@@ -207,6 +239,6 @@
   // The charts' query goes first, alone: the service answers concurrent requests on shared
   // threads, so five at once would each finish late. The other panels follow it.
   drawCharts()
-    .then(function () { return Promise.all([drawStats(), drawDepth(), drawActivity(), drawSales()]); })
+    .then(function () { return Promise.all([drawStats(), drawTokens(), drawDepth(), drawActivity(), drawSales()]); })
     .then(function () { document.documentElement.dataset.panels = 'done'; });
 })();
