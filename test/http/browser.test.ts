@@ -163,6 +163,18 @@ describe.skipIf(!chromiumInstalled)(titled('pages in headless Chromium', 'chromi
     expect(nodes.some((n) => n.series.some((p) => p.floorPrice !== null))).toBe(true);
     const links = page.locator('#top-collections tbody a');
     expect(await links.allInnerTexts()).toEqual(nodes.map((n) => n.name));
+    // each collection's logo, from this service's /media/ origin, drawn
+    const logos = await page.evaluate(async () =>
+      Promise.all([...document.querySelectorAll<HTMLImageElement>('#top-collections img.logo-small')].map(async (img) => {
+        await img.decode().catch(() => {});
+        return { src: img.src, width: img.naturalWidth };
+      })),
+    );
+    expect(logos.length).toBe(nodes.length);
+    for (const logo of logos) {
+      expect(logo.src.startsWith(`${base}/media/`), logo.src.slice(0, 80)).toBe(true);
+      expect(logo.width).toBeGreaterThan(0);
+    }
     await links.first().click();
     await page.locator('html[data-charts]').waitFor({ timeout: 30_000 });
     expect(new URL(page.url()).pathname).toBe(`/collections/${nodes[0]!.address}`);

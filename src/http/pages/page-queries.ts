@@ -71,6 +71,7 @@ query TopCollections($first: Int!, $since: UnixTime!, $to: UnixTime!) {
       node {
         name
         address
+        logoURI
         stats { floorPriceEth volume24hEth change24h }
         series(resolution: HOUR, from: $since, to: $to) { start floorPrice }
       }

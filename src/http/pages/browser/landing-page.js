@@ -36,6 +36,15 @@
         var n = e.node;
         var link = api.el('a', n.name);
         link.href = '/collections/' + n.address;
+        if (n.logoURI) {
+          var logo = document.createElement('img');
+          logo.className = 'logo-small';
+          logo.alt = '';
+          logo.width = 24;
+          logo.height = 24;
+          logo.src = n.logoURI;
+          link.prepend(logo);
+        }
         var spark = api.el('div', null, 'sparkline');
         spark.dataset.address = n.address;
         cells.push({ target: spark, node: n });
