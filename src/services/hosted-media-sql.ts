@@ -10,12 +10,9 @@ export const urlSha256Sql = (urlSql: string) => `encode(sha256(convert_to(${urlS
 /** The variant a field gives out: a logo or a token image for a card, a banner full width. */
 export const HOSTED_VARIANT = { logo: 'w256', banner: 'w1024', token: 'w256' } as const satisfies Record<string, MediaVariant>;
 
-/** SQL of the URL to give out for the source URL `urlSql` (null stays null). */
+/** SQL of the URL to give out for the source URL `urlSql` (null stays null): src/db/sql/hosted_media_url.sql. */
 export function hostedUrlSql(urlSql: string, variant: MediaVariant, baseUrl: string | undefined): string {
   // MEDIA_BASE_URL is an http(s) origin without quotes (src/config.ts); doubled all the same
   const prefix = `'${`${baseUrl ?? ''}/media/`.replaceAll("'", "''")}'`;
-  return (
-    `COALESCE((SELECT ${prefix} || hm.sha256 || '/${variant}' FROM media_sources hm ` +
-    `WHERE hm.url_sha256 = ${urlSha256Sql(urlSql)} AND hm.sha256 IS NOT NULL), ${urlSql})`
-  );
+  return `hosted_media_url(${urlSql}, '${variant}', ${prefix})`;
 }
