@@ -21,17 +21,19 @@ DECLARE
   c numeric;
   v numeric;
   k int;
+  shortened boolean := false;
 BEGIN
   IF x = 0 THEN RETURN '0'; END IF;
   IF x = 'NaN'::float8 OR x = 'Infinity'::float8 OR x = '-Infinity'::float8 THEN RETURN NULL; END IF;
   t := x::text;
+  -- the common case: a plain text of fewer than 16 digits is JavaScript's already
+  IF position('e' IN t) = 0 AND length(replace(ltrim(t, '-0.'), '.', '')) < 16 THEN RETURN t; END IF;
   neg := left(t, 1) = '-';
-  IF neg THEN t := substr(t, 2); END IF;
-  -- the significant digits and the decimal exponent of the first one
-  IF position('e' IN t) > 0 THEN
-    e := split_part(t, 'e', 2)::int;
-    digits := rtrim(replace(split_part(t, 'e', 1), '.', ''), '0');
-  ELSE
+  -- PostgreSQL's digits as an exact decimal (a float8::numeric cast would keep 15 digits)
+  v := (CASE WHEN neg THEN substr(t, 2) ELSE t END)::numeric;
+  LOOP
+    -- the significant digits and the decimal exponent of the first one, from plain decimal text
+    t := v::text;
     ip := split_part(t, '.', 1);
     fp := split_part(t, '.', 2);
     IF ip <> '0' THEN
@@ -41,28 +43,17 @@ BEGIN
       e := -(length(fp) - length(ltrim(fp, '0')) + 1);
       digits := rtrim(ltrim(fp, '0'), '0');
     END IF;
-  END IF;
-  IF length(digits) >= 16 THEN
-    -- PostgreSQL's own digits as the exact decimal to round (a float8::numeric cast keeps 15 digits)
-    v := t::numeric;
+    EXIT WHEN shortened OR length(digits) < 16;
+    shortened := true;
     FOR k IN 1 .. length(digits) - 1 LOOP
       c := round(v, k - 1 - e);
       -- (rounding up near the largest double leaves the doubles: not a candidate)
       IF c <= 1.7976931348623157e308::numeric AND c::float8 = abs(x) THEN
-        t := c::text;
-        ip := split_part(t, '.', 1);
-        fp := split_part(t, '.', 2);
-        IF ip <> '0' THEN
-          e := length(ip) - 1;
-          digits := rtrim(ip || fp, '0');
-        ELSE
-          e := -(length(fp) - length(ltrim(fp, '0')) + 1);
-          digits := rtrim(ltrim(fp, '0'), '0');
-        END IF;
+        v := c;
         EXIT;
       END IF;
     END LOOP;
-  END IF;
+  END LOOP;
   IF e >= 21 OR e < -6 THEN
     t := left(digits, 1) || CASE WHEN length(digits) > 1 THEN '.' || substr(digits, 2) ELSE '' END
          || 'e' || CASE WHEN e > 0 THEN '+' ELSE '-' END || abs(e)::text;
